@@ -1,0 +1,249 @@
+//! The `Lexicon` trait: one substrate's declared reader and live hooks.
+
+use crate::ambient::{AmbientRequest, DependencyRequest};
+use crate::declared::{DeclaredEntity, SourceDiagnostic};
+use crate::deep::{DeepObservation, NormalizationHooks};
+use crate::disruption::{DisruptionRequest, DisruptionVerdict};
+use crate::export::{ExportRequest, ExportedTemplate, GeneratedFile};
+use crate::harness::DEFAULT_OBSERVE_CONCURRENCY;
+use crate::identity::{IdentityAnswer, IdentityRequest};
+use crate::metadata::{ArtifactMetadata, ResourceMetadata};
+use crate::observation::DescribeResult;
+use crate::ownership::{OwnershipChannel, ProjectMarker};
+use crate::reference::ReferenceCatalog;
+use crate::stack_status::{StackStatus, StackStatusRequest};
+use crate::teardown::{TeardownOutcome, TeardownPlan, TeardownRequest};
+use async_trait::async_trait;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The read paths an ownership channel can be declared on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ReadPath {
+    DescribeResources,
+    ObserveResourcesDeep,
+    ExportResources,
+}
+
+/// Why a hook gave no answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HookError {
+    /// The lexicon does not implement this hook; the engine warn-skips it.
+    #[error("{lexicon} does not implement {hook}")]
+    Unsupported { lexicon: String, hook: &'static str },
+    /// A whole-lexicon failure: every declared entity becomes read-failed.
+    #[error("{0}")]
+    Failed(String),
+    /// A refusal to proceed (a wrong account, a disallowed credential plugin).
+    #[error("{0}")]
+    Refused(String),
+}
+
+impl HookError {
+    pub fn unsupported(lexicon: &str, hook: &'static str) -> Self {
+        HookError::Unsupported { lexicon: lexicon.to_owned(), hook }
+    }
+
+    pub fn is_unsupported(&self) -> bool {
+        matches!(self, HookError::Unsupported { .. })
+    }
+}
+
+pub type HookResult<T> = Result<T, HookError>;
+
+/// What the thin and deep reads are asked.
+#[derive(Clone, Debug)]
+pub struct ObserveRequest {
+    pub environment: String,
+    pub project: ProjectMarker,
+    /// The declared entities of this lexicon, in declaration order.
+    pub entities: Arc<Vec<DeclaredEntity>>,
+    /// Restrict to objects carrying this project's marker; the rest become `filtered`.
+    pub owned: bool,
+    /// A default for entities that declare no namespace; never an override.
+    pub namespace: Option<String>,
+    pub stack: Option<String>,
+    pub region: Option<String>,
+    /// `--concurrency`, when the operator set one.
+    pub concurrency: Option<usize>,
+    /// A bound for each network request.
+    pub request_timeout: Duration,
+}
+
+impl ObserveRequest {
+    pub fn new(environment: impl Into<String>, project: ProjectMarker, entities: Vec<DeclaredEntity>) -> Self {
+        ObserveRequest {
+            environment: environment.into(),
+            project,
+            entities: Arc::new(entities),
+            owned: false,
+            namespace: None,
+            stack: None,
+            region: None,
+            concurrency: None,
+            request_timeout: Duration::from_secs(30),
+        }
+    }
+
+    pub fn entity(&self, name: &str) -> Option<&DeclaredEntity> {
+        self.entities.iter().find(|e| e.name == name)
+    }
+
+    /// The pool size: the operator's, else the lexicon's own.
+    pub fn pool(&self, lexicon_default: usize) -> usize {
+        self.concurrency.unwrap_or(lexicon_default).max(1)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct ArtifactRequest {
+    pub environment: String,
+    pub entities: Arc<Vec<DeclaredEntity>>,
+    pub stack: Option<String>,
+}
+
+/// What a lexicon is built from: the project, and its own sections of `chant.toml`.
+#[derive(Clone, Debug)]
+pub struct ProjectContext {
+    /// The directory holding `chant.toml`; relative source paths resolve against it.
+    pub root: PathBuf,
+    pub config_path: PathBuf,
+    pub config_text: Arc<str>,
+    /// `[ownership] stack`.
+    pub stack: String,
+    pub environments: Vec<String>,
+}
+
+impl ProjectContext {
+    pub fn marker(&self, environment: &str) -> ProjectMarker {
+        ProjectMarker::new(&self.stack, environment)
+    }
+
+    pub fn resolve(&self, path: impl AsRef<std::path::Path>) -> PathBuf {
+        self.root.join(path)
+    }
+}
+
+/// Builds a configured lexicon from the project. Registered in one place in the binary.
+pub trait LexiconFactory: Send + Sync {
+    fn name(&self) -> &'static str;
+
+    /// Parse this lexicon's sections of `chant.toml` (bad keys and types are a
+    /// diagnostic naming the file and line) and return the configured lexicon.
+    fn create(&self, project: &ProjectContext) -> Result<Arc<dyn Lexicon>, SourceDiagnostic>;
+}
+
+/// One substrate. Every hook is optional: the default answers `Unsupported`.
+#[async_trait]
+pub trait Lexicon: Send + Sync {
+    fn name(&self) -> &str;
+
+    /// Recorded in digests so a lexicon upgrade is visible in `diff`.
+    fn version(&self) -> &str;
+
+    /// The pool size for reads (a cloud-backed lexicon may want more).
+    fn concurrency(&self) -> usize {
+        DEFAULT_OBSERVE_CONCURRENCY
+    }
+
+    /// Where the ownership marker can be read. `None`: every verdict must be unknown.
+    fn ownership_channel(&self) -> Option<OwnershipChannel> {
+        None
+    }
+
+    fn normalization_hooks(&self) -> NormalizationHooks {
+        NormalizationHooks::default()
+    }
+
+    fn reference_catalog(&self) -> Option<ReferenceCatalog> {
+        None
+    }
+
+    /// Kinds for which ambient (undeclared, unreferenced) objects are possible.
+    fn ambient_kinds(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The targets (accounts, clusters, servers) an environment may act on; `None`
+    /// when the project does not restrict it.
+    fn allowed_targets(&self, _environment: &str) -> Option<Vec<String>> {
+        None
+    }
+
+    /// Read the declared build output.
+    async fn declared(&self) -> Result<Vec<DeclaredEntity>, SourceDiagnostic>;
+
+    async fn describe_resources(&self, _request: &ObserveRequest) -> HookResult<DescribeResult> {
+        Err(HookError::unsupported(self.name(), "describe_resources"))
+    }
+
+    async fn observe_resources_deep(&self, _request: &ObserveRequest) -> HookResult<DeepObservation> {
+        Err(HookError::unsupported(self.name(), "observe_resources_deep"))
+    }
+
+    async fn list_artifacts(
+        &self,
+        _request: &ArtifactRequest,
+    ) -> HookResult<BTreeMap<String, ArtifactMetadata>> {
+        Err(HookError::unsupported(self.name(), "list_artifacts"))
+    }
+
+    async fn export_resources(&self, _request: &ExportRequest) -> HookResult<ExportedTemplate> {
+        Err(HookError::unsupported(self.name(), "export_resources"))
+    }
+
+    /// Write an export as this lexicon's own source format, which `declared` reads back
+    /// under the same entity names.
+    fn generate_source(&self, _template: &ExportedTemplate) -> HookResult<Vec<GeneratedFile>> {
+        Err(HookError::unsupported(self.name(), "generate_source"))
+    }
+
+    async fn describe_identity(&self, _request: &IdentityRequest) -> HookResult<IdentityAnswer> {
+        Err(HookError::unsupported(self.name(), "describe_identity"))
+    }
+
+    /// Read-only: every candidate was read carrying this project's marker.
+    async fn teardown_owned(&self, _request: &TeardownRequest) -> HookResult<TeardownPlan> {
+        Err(HookError::unsupported(self.name(), "teardown_owned"))
+    }
+
+    /// Delete verified candidates, in reverse dependency order.
+    async fn execute_teardown(
+        &self,
+        _request: &TeardownRequest,
+        _plan: &TeardownPlan,
+    ) -> HookResult<TeardownOutcome> {
+        Err(HookError::unsupported(self.name(), "execute_teardown"))
+    }
+
+    /// A partial map: a name left out is unknown.
+    async fn classify_disruption(
+        &self,
+        _request: &DisruptionRequest,
+    ) -> HookResult<BTreeMap<String, DisruptionVerdict>> {
+        Err(HookError::unsupported(self.name(), "classify_disruption"))
+    }
+
+    async fn observe_dependencies(
+        &self,
+        _request: &DependencyRequest,
+    ) -> HookResult<BTreeMap<String, ResourceMetadata>> {
+        Err(HookError::unsupported(self.name(), "observe_dependencies"))
+    }
+
+    async fn observe_ambient(
+        &self,
+        _request: &AmbientRequest,
+    ) -> HookResult<BTreeMap<String, ResourceMetadata>> {
+        Err(HookError::unsupported(self.name(), "observe_ambient"))
+    }
+
+    /// `Ok(None)`: indeterminate. `present: false`: genuinely absent.
+    async fn describe_stack_status(&self, _request: &StackStatusRequest) -> HookResult<Option<StackStatus>> {
+        Err(HookError::unsupported(self.name(), "describe_stack_status"))
+    }
+}
