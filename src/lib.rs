@@ -1,1 +1,4 @@
+//! chant: what is really deployed, how it differs from what was declared, and what a
+//! change would cost — without a state file.
 
+pub mod lifecycle;

@@ -21,7 +21,12 @@ pub struct DeclaredEntity {
 
 impl DeclaredEntity {
     pub fn new(name: impl Into<String>, entity_type: impl Into<String>, props: Value) -> Self {
-        DeclaredEntity { name: name.into(), entity_type: entity_type.into(), props, origin: None }
+        DeclaredEntity {
+            name: name.into(),
+            entity_type: entity_type.into(),
+            props,
+            origin: None,
+        }
     }
 
     pub fn from_file(mut self, origin: impl Into<PathBuf>) -> Self {

@@ -203,7 +203,11 @@ pub struct NormalizationHooks {
 impl NormalizationHooks {
     pub fn prune_always(mut self, types: TypeMatch, globs: &[&str]) -> Self {
         for g in globs {
-            self.prune.push(PruneRule { types: types.clone(), pattern: PathPattern::new(g), when: PruneWhen::Always });
+            self.prune.push(PruneRule {
+                types: types.clone(),
+                pattern: PathPattern::new(g),
+                when: PruneWhen::Always,
+            });
         }
         self
     }
@@ -239,14 +243,21 @@ impl NormalizationHooks {
 
     pub fn unresolved_when(mut self, types: TypeMatch, pattern: Option<&str>, value: &str) -> Self {
         if let Ok(value) = Regex::new(value) {
-            self.unresolved.push(UnresolvedRule { types, pattern: pattern.map(PathPattern::new), value });
+            self.unresolved.push(UnresolvedRule {
+                types,
+                pattern: pattern.map(PathPattern::new),
+                value,
+            });
         }
         self
     }
 
     pub fn mask(mut self, types: TypeMatch, globs: &[&str]) -> Self {
         for g in globs {
-            self.mask.push(MaskRule { types: types.clone(), pattern: PathPattern::new(g) });
+            self.mask.push(MaskRule {
+                types: types.clone(),
+                pattern: PathPattern::new(g),
+            });
         }
         self
     }
@@ -271,10 +282,15 @@ impl NormalizationHooks {
     }
 
     pub fn is_unresolved(&self, node: &DeepNode<'_>) -> bool {
-        let Some(text) = node.value.as_str() else { return false };
+        let Some(text) = node.value.as_str() else {
+            return false;
+        };
         self.unresolved.iter().any(|rule| {
             rule.types.matches(node.entity_type)
-                && rule.pattern.as_ref().is_none_or(|p| p.matches(node.pattern))
+                && rule
+                    .pattern
+                    .as_ref()
+                    .is_none_or(|p| p.matches(node.pattern))
                 && rule.value.is_match(text)
         })
     }
@@ -293,8 +309,11 @@ impl NormalizationHooks {
         if rule.fields.is_empty() {
             return scalar_key(element.element);
         }
-        let parts: Option<Vec<String>> =
-            rule.fields.iter().map(|f| element.element.get(f).and_then(scalar_key)).collect();
+        let parts: Option<Vec<String>> = rule
+            .fields
+            .iter()
+            .map(|f| element.element.get(f).and_then(scalar_key))
+            .collect();
         parts.map(|p| p.join("/"))
     }
 }
@@ -318,7 +337,10 @@ mod tests {
         assert!(PathPattern::new("**.Arn").matches("Arn"));
         assert!(PathPattern::new("**.Arn").matches("a.b[].Arn"));
         assert!(!PathPattern::new("**.Arn").matches("a.RoleArn"));
-        assert!(PathPattern::new("metadata.labels.**").matches("metadata.labels.app.kubernetes.io/name"));
+        assert!(
+            PathPattern::new("metadata.labels.**")
+                .matches("metadata.labels.app.kubernetes.io/name")
+        );
         assert!(PathPattern::new("spec.*[].name").matches("spec.ports[].name"));
         assert!(!PathPattern::new("spec.*").matches("spec.a.b"));
         assert!(PathPattern::new("status").matches("status"));

@@ -76,7 +76,11 @@ pub struct DisruptionVerdict {
 
 impl DisruptionVerdict {
     pub fn new(disruption: Disruption, because: impl Into<String>) -> Self {
-        DisruptionVerdict { disruption, because: Some(because.into()), detail: None }
+        DisruptionVerdict {
+            disruption,
+            because: Some(because.into()),
+            detail: None,
+        }
     }
 }
 
@@ -102,7 +106,14 @@ mod tests {
         assert_eq!(Disruption::parse("explode"), Disruption::Unknown);
         let v: DisruptionVerdict = serde_json::from_str(r#"{"disruption":"teleport"}"#).unwrap();
         assert_eq!(v.disruption, Disruption::Unknown);
-        let q = DisruptionQuery { name: "a".into(), entity_type: None, deltas: vec![] };
-        assert_eq!(settle_verdicts(&[q], None)["a"].disruption, Disruption::Unknown);
+        let q = DisruptionQuery {
+            name: "a".into(),
+            entity_type: None,
+            deltas: vec![],
+        };
+        assert_eq!(
+            settle_verdicts(&[q], None)["a"].disruption,
+            Disruption::Unknown
+        );
     }
 }

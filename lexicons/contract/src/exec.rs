@@ -21,7 +21,10 @@ pub struct Command {
 
 impl Command {
     pub fn new(program: impl Into<String>) -> Self {
-        Command { program: program.into(), ..Default::default() }
+        Command {
+            program: program.into(),
+            ..Default::default()
+        }
     }
 
     pub fn arg(mut self, arg: impl Into<String>) -> Self {
@@ -82,11 +85,19 @@ pub struct ExecOutput {
 
 impl ExecOutput {
     pub fn ok(stdout: impl Into<String>) -> Self {
-        ExecOutput { code: Some(0), stdout: stdout.into(), stderr: String::new() }
+        ExecOutput {
+            code: Some(0),
+            stdout: stdout.into(),
+            stderr: String::new(),
+        }
     }
 
     pub fn failed(code: i32, stderr: impl Into<String>) -> Self {
-        ExecOutput { code: Some(code), stdout: String::new(), stderr: stderr.into() }
+        ExecOutput {
+            code: Some(code),
+            stdout: String::new(),
+            stderr: stderr.into(),
+        }
     }
 
     pub fn success(&self) -> bool {
@@ -118,7 +129,11 @@ impl Exec for SystemExec {
     async fn run(&self, command: &Command) -> Result<ExecOutput, ExecError> {
         let mut cmd = tokio::process::Command::new(&command.program);
         cmd.args(&command.args)
-            .stdin(if command.stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+            .stdin(if command.stdin.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true);
@@ -131,20 +146,30 @@ impl Exec for SystemExec {
         }
         let mut child = cmd.spawn().map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => ExecError::NotFound(command.program.clone()),
-            _ => ExecError::Spawn { program: command.program.clone(), message: e.to_string() },
+            _ => ExecError::Spawn {
+                program: command.program.clone(),
+                message: e.to_string(),
+            },
         })?;
         if let (Some(input), Some(mut stdin)) = (&command.stdin, child.stdin.take()) {
             let _ = stdin.write_all(input).await;
         }
         let wait = child.wait_with_output();
         let output = match command.timeout {
-            Some(limit) => tokio::time::timeout(limit, wait).await.map_err(|_| ExecError::TimedOut {
-                program: command.program.clone(),
-                seconds: limit.as_secs(),
-            })?,
+            Some(limit) => {
+                tokio::time::timeout(limit, wait)
+                    .await
+                    .map_err(|_| ExecError::TimedOut {
+                        program: command.program.clone(),
+                        seconds: limit.as_secs(),
+                    })?
+            }
             None => wait.await,
         }
-        .map_err(|e| ExecError::Spawn { program: command.program.clone(), message: e.to_string() })?;
+        .map_err(|e| ExecError::Spawn {
+            program: command.program.clone(),
+            message: e.to_string(),
+        })?;
         Ok(ExecOutput {
             code: output.status.code(),
             stdout: String::from_utf8_lossy(&output.stdout).into_owned(),

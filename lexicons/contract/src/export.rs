@@ -69,7 +69,10 @@ pub struct ExportedTemplate {
 
 impl ExportedTemplate {
     pub fn new(lexicon: impl Into<String>, ir: TemplateIr) -> Self {
-        ExportedTemplate { lexicon: lexicon.into(), ir }
+        ExportedTemplate {
+            lexicon: lexicon.into(),
+            ir,
+        }
     }
 
     pub fn lexicon(&self) -> &str {
@@ -95,19 +98,32 @@ impl ExportedTemplate {
 
 impl fmt::Debug for ExportedTemplate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ExportedTemplate({}: {} resource(s), values withheld)", self.lexicon, self.ir.resources.len())
+        write!(
+            f,
+            "ExportedTemplate({}: {} resource(s), values withheld)",
+            self.lexicon,
+            self.ir.resources.len()
+        )
     }
 }
 
 impl fmt::Debug for TemplateIr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "TemplateIr({} resource(s), values withheld)", self.resources.len())
+        write!(
+            f,
+            "TemplateIr({} resource(s), values withheld)",
+            self.resources.len()
+        )
     }
 }
 
 impl fmt::Debug for IrResource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "IrResource({} {}, values withheld)", self.entity_type, self.logical_id)
+        write!(
+            f,
+            "IrResource({} {}, values withheld)",
+            self.entity_type, self.logical_id
+        )
     }
 }
 
@@ -126,6 +142,11 @@ pub struct GeneratedFile {
 
 impl fmt::Debug for GeneratedFile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "GeneratedFile({}, {} bytes)", self.path.display(), self.content.len())
+        write!(
+            f,
+            "GeneratedFile({}, {} bytes)",
+            self.path.display(),
+            self.content.len()
+        )
     }
 }

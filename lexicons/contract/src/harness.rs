@@ -17,14 +17,26 @@ pub const DEFAULT_OBSERVE_CONCURRENCY: usize = 16;
 /// One entity's answer. Every variant may say where it looked.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EntityObservation {
-    Present { meta: ResourceMetadata, queried: Option<String> },
-    Absent { queried: Option<String> },
-    Unobserved { reason: UnobservedReason, detail: Option<String>, queried: Option<String> },
+    Present {
+        meta: ResourceMetadata,
+        queried: Option<String>,
+    },
+    Absent {
+        queried: Option<String>,
+    },
+    Unobserved {
+        reason: UnobservedReason,
+        detail: Option<String>,
+        queried: Option<String>,
+    },
 }
 
 impl EntityObservation {
     pub fn present(meta: ResourceMetadata) -> Self {
-        EntityObservation::Present { meta, queried: None }
+        EntityObservation::Present {
+            meta,
+            queried: None,
+        }
     }
 
     pub fn absent() -> Self {
@@ -32,7 +44,11 @@ impl EntityObservation {
     }
 
     pub fn unobserved(reason: UnobservedReason, detail: impl Into<String>) -> Self {
-        EntityObservation::Unobserved { reason, detail: Some(detail.into()), queried: None }
+        EntityObservation::Unobserved {
+            reason,
+            detail: Some(detail.into()),
+            queried: None,
+        }
     }
 
     pub fn at(mut self, address: impl Into<String>) -> Self {
@@ -50,7 +66,10 @@ impl EntityObservation {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BindFailure {
     /// Every declared entity is not observed, for this reason.
-    Unobserved { reason: UnobservedReason, detail: Option<String> },
+    Unobserved {
+        reason: UnobservedReason,
+        detail: Option<String>,
+    },
     /// A refusal core must not swallow (a context mismatch, a wrong account).
     Rethrow,
 }
@@ -85,7 +104,10 @@ where
     Fut: Future<Output = R>,
 {
     let limit = limit.max(1);
-    futures::stream::iter(items.into_iter().map(f)).buffered(limit).collect().await
+    futures::stream::iter(items.into_iter().map(f))
+        .buffered(limit)
+        .collect()
+        .await
 }
 
 /// Observe every declared entity through `adapter`.
@@ -101,7 +123,9 @@ pub async fn observe_entities<A: ObserverAdapter>(
             return match adapter.classify_bind_failure(&error) {
                 BindFailure::Rethrow => Err(error),
                 BindFailure::Unobserved { reason, detail } => Ok(Observation::all_unobserved(
-                    declared.iter().map(|e| (e.name.as_str(), Some(e.entity_type.as_str()))),
+                    declared
+                        .iter()
+                        .map(|e| (e.name.as_str(), Some(e.entity_type.as_str()))),
                     reason,
                     detail.as_deref(),
                 )),
@@ -109,14 +133,20 @@ pub async fn observe_entities<A: ObserverAdapter>(
         }
     };
     let client = &client;
-    let answers = bounded_concurrently(declared.iter().collect(), adapter.concurrency(), |entity| async move {
-        let answer = adapter.read(client, entity).await.unwrap_or_else(|error| EntityObservation::Unobserved {
-            reason: UnobservedReason::ReadFailed,
-            detail: Some(error.to_string()),
-            queried: None,
-        });
-        (entity, answer)
-    })
+    let answers = bounded_concurrently(
+        declared.iter().collect(),
+        adapter.concurrency(),
+        |entity| async move {
+            let answer = adapter.read(client, entity).await.unwrap_or_else(|error| {
+                EntityObservation::Unobserved {
+                    reason: UnobservedReason::ReadFailed,
+                    detail: Some(error.to_string()),
+                    queried: None,
+                }
+            });
+            (entity, answer)
+        },
+    )
     .await;
 
     let mut out = Observation::new();
@@ -133,13 +163,22 @@ pub async fn observe_entities<A: ObserverAdapter>(
                     out.queried(&entity.name, q);
                 }
             }
-            EntityObservation::Unobserved { reason, detail, queried } => {
+            EntityObservation::Unobserved {
+                reason,
+                detail,
+                queried,
+            } => {
                 if let Some(q) = &queried {
                     out.queried(&entity.name, q.clone());
                 }
                 out.unobserved(
                     &entity.name,
-                    UnobservedEntity { entity_type: Some(entity.entity_type.clone()), reason, detail, queried },
+                    UnobservedEntity {
+                        entity_type: Some(entity.entity_type.clone()),
+                        reason,
+                        detail,
+                        queried,
+                    },
                 );
             }
         }
@@ -161,7 +200,11 @@ mod tests {
 
     impl Fake {
         fn new() -> Self {
-            Fake { bind_error: None, in_flight: AtomicUsize::new(0), peak: AtomicUsize::new(0) }
+            Fake {
+                bind_error: None,
+                in_flight: AtomicUsize::new(0),
+                peak: AtomicUsize::new(0),
+            }
         }
     }
 
@@ -178,19 +221,34 @@ mod tests {
         }
 
         fn classify_bind_failure(&self, _error: &String) -> BindFailure {
-            self.bind_error.clone().map(|(_, f)| f).unwrap_or(BindFailure::Rethrow)
+            self.bind_error
+                .clone()
+                .map(|(_, f)| f)
+                .unwrap_or(BindFailure::Rethrow)
         }
 
-        async fn read(&self, _client: &(), entity: &DeclaredEntity) -> Result<EntityObservation, String> {
+        async fn read(
+            &self,
+            _client: &(),
+            entity: &DeclaredEntity,
+        ) -> Result<EntityObservation, String> {
             let now = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
             self.peak.fetch_max(now, Ordering::SeqCst);
             tokio::time::sleep(std::time::Duration::from_millis(5)).await;
             self.in_flight.fetch_sub(1, Ordering::SeqCst);
             match entity.name.as_str() {
                 "gone" => Ok(EntityObservation::absent().at("/gone")),
-                "hidden" => Ok(EntityObservation::unobserved(UnobservedReason::NoCredentials, "403").at("/hidden")),
+                "hidden" => Ok(EntityObservation::unobserved(
+                    UnobservedReason::NoCredentials,
+                    "403",
+                )
+                .at("/hidden")),
                 "boom" => Err("boom".to_owned()),
-                _ => Ok(EntityObservation::present(ResourceMetadata::new(&entity.entity_type, "READY")).at("/here")),
+                _ => Ok(EntityObservation::present(ResourceMetadata::new(
+                    &entity.entity_type,
+                    "READY",
+                ))
+                .at("/here")),
             }
         }
 
@@ -200,12 +258,17 @@ mod tests {
     }
 
     fn entities(names: &[&str]) -> Vec<DeclaredEntity> {
-        names.iter().map(|n| DeclaredEntity::new(*n, "T", json!({}))).collect()
+        names
+            .iter()
+            .map(|n| DeclaredEntity::new(*n, "T", json!({})))
+            .collect()
     }
 
     #[tokio::test]
     async fn routes_each_answer_onto_the_tri_state() {
-        let obs = observe_entities(&entities(&["here", "gone", "hidden", "boom"]), &Fake::new()).await.unwrap();
+        let obs = observe_entities(&entities(&["here", "gone", "hidden", "boom"]), &Fake::new())
+            .await
+            .unwrap();
         assert!(obs.resources.contains_key("here"));
         assert!(!obs.resources.contains_key("gone") && !obs.unobserved.contains_key("gone"));
         assert_eq!(obs.queried["gone"], "/gone");
@@ -215,7 +278,10 @@ mod tests {
         assert_eq!(hidden.queried.as_deref(), Some("/hidden"));
         assert_eq!(hidden.entity_type.as_deref(), Some("T"));
         let boom = &obs.unobserved["boom"];
-        assert_eq!((boom.reason, boom.detail.as_deref()), (UnobservedReason::ReadFailed, Some("boom")));
+        assert_eq!(
+            (boom.reason, boom.detail.as_deref()),
+            (UnobservedReason::ReadFailed, Some("boom"))
+        );
     }
 
     #[tokio::test]
@@ -223,14 +289,28 @@ mod tests {
         let mut fake = Fake::new();
         fake.bind_error = Some((
             "expired",
-            BindFailure::Unobserved { reason: UnobservedReason::NoCredentials, detail: Some("expired".into()) },
+            BindFailure::Unobserved {
+                reason: UnobservedReason::NoCredentials,
+                detail: Some("expired".into()),
+            },
         ));
-        let obs = observe_entities(&entities(&["a", "b"]), &fake).await.unwrap();
+        let obs = observe_entities(&entities(&["a", "b"]), &fake)
+            .await
+            .unwrap();
         assert_eq!(obs.unobserved.len(), 2);
-        assert!(obs.unobserved.values().all(|e| e.reason == UnobservedReason::NoCredentials
-            && e.entity_type.as_deref() == Some("T")));
+        assert!(
+            obs.unobserved
+                .values()
+                .all(|e| e.reason == UnobservedReason::NoCredentials
+                    && e.entity_type.as_deref() == Some("T"))
+        );
         fake.bind_error = Some(("context mismatch", BindFailure::Rethrow));
-        assert_eq!(observe_entities(&entities(&["a"]), &fake).await.unwrap_err(), "context mismatch");
+        assert_eq!(
+            observe_entities(&entities(&["a"]), &fake)
+                .await
+                .unwrap_err(),
+            "context mismatch"
+        );
     }
 
     #[tokio::test]

@@ -41,16 +41,21 @@ pub enum IdentityAnswer {
 
 impl IdentityAnswer {
     pub fn unresolved(reason: UnobservedReason, detail: impl Into<String>) -> Self {
-        IdentityAnswer::Unresolved { reason, detail: Some(detail.into()) }
+        IdentityAnswer::Unresolved {
+            reason,
+            detail: Some(detail.into()),
+        }
     }
 
     /// An empty principal is not an identity: core forces it to unresolved.
     pub fn sanitized(self) -> Self {
         match self {
-            IdentityAnswer::Resolved(id) if id.identity.trim().is_empty() => IdentityAnswer::Unresolved {
-                reason: UnobservedReason::ReadFailed,
-                detail: Some("the substrate named no principal".to_owned()),
-            },
+            IdentityAnswer::Resolved(id) if id.identity.trim().is_empty() => {
+                IdentityAnswer::Unresolved {
+                    reason: UnobservedReason::ReadFailed,
+                    detail: Some("the substrate named no principal".to_owned()),
+                }
+            }
             other => other,
         }
     }

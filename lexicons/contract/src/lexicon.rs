@@ -45,7 +45,10 @@ pub enum HookError {
 
 impl HookError {
     pub fn unsupported(lexicon: &str, hook: &'static str) -> Self {
-        HookError::Unsupported { lexicon: lexicon.to_owned(), hook }
+        HookError::Unsupported {
+            lexicon: lexicon.to_owned(),
+            hook,
+        }
     }
 
     pub fn is_unsupported(&self) -> bool {
@@ -75,7 +78,11 @@ pub struct ObserveRequest {
 }
 
 impl ObserveRequest {
-    pub fn new(environment: impl Into<String>, project: ProjectMarker, entities: Vec<DeclaredEntity>) -> Self {
+    pub fn new(
+        environment: impl Into<String>,
+        project: ProjectMarker,
+        entities: Vec<DeclaredEntity>,
+    ) -> Self {
         ObserveRequest {
             environment: environment.into(),
             project,
@@ -181,8 +188,14 @@ pub trait Lexicon: Send + Sync {
         Err(HookError::unsupported(self.name(), "describe_resources"))
     }
 
-    async fn observe_resources_deep(&self, _request: &ObserveRequest) -> HookResult<DeepObservation> {
-        Err(HookError::unsupported(self.name(), "observe_resources_deep"))
+    async fn observe_resources_deep(
+        &self,
+        _request: &ObserveRequest,
+    ) -> HookResult<DeepObservation> {
+        Err(HookError::unsupported(
+            self.name(),
+            "observe_resources_deep",
+        ))
     }
 
     async fn list_artifacts(
@@ -243,7 +256,10 @@ pub trait Lexicon: Send + Sync {
     }
 
     /// `Ok(None)`: indeterminate. `present: false`: genuinely absent.
-    async fn describe_stack_status(&self, _request: &StackStatusRequest) -> HookResult<Option<StackStatus>> {
+    async fn describe_stack_status(
+        &self,
+        _request: &StackStatusRequest,
+    ) -> HookResult<Option<StackStatus>> {
         Err(HookError::unsupported(self.name(), "describe_stack_status"))
     }
 }

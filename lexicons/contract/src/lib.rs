@@ -30,8 +30,8 @@ pub mod teardown;
 pub use ambient::{AmbientRequest, DependencyRequest};
 pub use declared::{DeclaredEntity, SourceDiagnostic, SourceSpan};
 pub use deep::{
-    DeepArrayElement, DeepNode, DeepObservation, DeepResourceObservation, NormalizationHooks,
-    PathPattern, Side, Counterpart,
+    Counterpart, DeepArrayElement, DeepNode, DeepObservation, DeepResourceObservation,
+    NormalizationHooks, PathPattern, Side,
 };
 pub use disruption::{Disruption, DisruptionQuery, DisruptionRequest, DisruptionVerdict};
 pub use export::{ExportRequest, ExportedTemplate, GeneratedFile, ResourceSelector, TemplateIr};
@@ -51,4 +51,6 @@ pub use ownership::{ChannelKeys, OwnershipChannel, ProjectMarker};
 pub use reason::UnobservedReason;
 pub use reference::{ReferenceCatalog, ReferenceRule};
 pub use stack_status::{StackStatus, StackStatusRequest};
-pub use teardown::{TeardownCandidate, TeardownHole, TeardownOutcome, TeardownPlan, TeardownRequest};
+pub use teardown::{
+    TeardownCandidate, TeardownHole, TeardownOutcome, TeardownPlan, TeardownRequest,
+};

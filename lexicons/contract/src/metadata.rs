@@ -46,7 +46,9 @@ pub struct OwnershipMarker {
 #[serde(tag = "root", rename_all = "lowercase")]
 pub enum OwnerChain {
     /// Created at runtime by a declared object (a ReplicaSet of a Deployment, …).
-    Declared { entity: String },
+    Declared {
+        entity: String,
+    },
     Unowned,
     Foreign,
     Unknown,

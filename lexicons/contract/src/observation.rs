@@ -20,7 +20,12 @@ pub struct UnobservedEntity {
 
 impl UnobservedEntity {
     pub fn new(reason: UnobservedReason) -> Self {
-        UnobservedEntity { entity_type: None, reason, detail: None, queried: None }
+        UnobservedEntity {
+            entity_type: None,
+            reason,
+            detail: None,
+            queried: None,
+        }
     }
 
     pub fn typed(mut self, entity_type: impl Into<String>) -> Self {
@@ -114,7 +119,8 @@ impl Observation {
             }
         }
         let resources = &out.resources;
-        out.unobserved.retain(|name, _| !resources.contains_key(name));
+        out.unobserved
+            .retain(|name, _| !resources.contains_key(name));
         out
     }
 
@@ -138,10 +144,14 @@ pub enum DescribeResult {
 impl DescribeResult {
     pub fn normalize(self) -> Observation {
         match self {
-            DescribeResult::Bare(resources) => Observation { resources, ..Default::default() },
+            DescribeResult::Bare(resources) => Observation {
+                resources,
+                ..Default::default()
+            },
             DescribeResult::Envelope(mut obs) => {
                 let resources = &obs.resources;
-                obs.unobserved.retain(|name, _| !resources.contains_key(name));
+                obs.unobserved
+                    .retain(|name, _| !resources.contains_key(name));
                 obs
             }
         }
@@ -179,7 +189,10 @@ mod tests {
     #[test]
     fn bare_map_normalizes_to_everything_observed() {
         let mut map = BTreeMap::new();
-        map.insert("observation".to_owned(), ResourceMetadata::new("T", "READY"));
+        map.insert(
+            "observation".to_owned(),
+            ResourceMetadata::new("T", "READY"),
+        );
         let obs = DescribeResult::Bare(map).normalize();
         assert!(obs.resources.contains_key("observation"));
         assert!(obs.unobserved.is_empty());

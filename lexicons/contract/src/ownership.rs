@@ -47,7 +47,10 @@ pub struct ProjectMarker {
 
 impl ProjectMarker {
     pub fn new(stack: impl Into<String>, env: impl Into<String>) -> Self {
-        ProjectMarker { stack: stack.into(), env: env.into() }
+        ProjectMarker {
+            stack: stack.into(),
+            env: env.into(),
+        }
     }
 
     /// The entries to stamp on an object this project creates.
@@ -83,7 +86,9 @@ pub fn read_marker<'a>(
     }
     Some(OwnershipMarker {
         stack: lookup(keys.stack).unwrap_or_default().to_owned(),
-        env: lookup(keys.env).filter(|e| !e.is_empty()).map(str::to_owned),
+        env: lookup(keys.env)
+            .filter(|e| !e.is_empty())
+            .map(str::to_owned),
     })
 }
 
@@ -101,7 +106,10 @@ pub fn tag_array_to_map(tags: &serde_json::Value) -> BTreeMap<String, String> {
     if let Some(items) = tags.as_array() {
         for item in items {
             let key = item.get("Key").and_then(|k| k.as_str());
-            let value = item.get("Value").and_then(|v| v.as_str()).unwrap_or_default();
+            let value = item
+                .get("Value")
+                .and_then(|v| v.as_str())
+                .unwrap_or_default();
             if let Some(key) = key {
                 out.insert(key.to_owned(), value.to_owned());
             }
@@ -115,19 +123,35 @@ mod tests {
     use super::*;
 
     fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     #[test]
     fn owned_needs_this_stack_and_this_env() {
         let me = ProjectMarker::new("shop", "prod");
         let keys = LABEL_OWNERSHIP_KEYS;
-        let ours = labels(&[(keys.managed_by, "chant"), (keys.stack, "shop"), (keys.env, "prod")]);
-        let sibling = labels(&[(keys.managed_by, "chant"), (keys.stack, "blog"), (keys.env, "prod")]);
-        let other_env = labels(&[(keys.managed_by, "chant"), (keys.stack, "shop"), (keys.env, "dev")]);
+        let ours = labels(&[
+            (keys.managed_by, "chant"),
+            (keys.stack, "shop"),
+            (keys.env, "prod"),
+        ]);
+        let sibling = labels(&[
+            (keys.managed_by, "chant"),
+            (keys.stack, "blog"),
+            (keys.env, "prod"),
+        ]);
+        let other_env = labels(&[
+            (keys.managed_by, "chant"),
+            (keys.stack, "shop"),
+            (keys.env, "dev"),
+        ]);
         let no_env = labels(&[(keys.managed_by, "chant"), (keys.stack, "shop")]);
         let helm = labels(&[(keys.managed_by, "Helm")]);
-        let classify = |l: &BTreeMap<String, String>| me.classify(read_marker_from_map(l, &keys).as_ref());
+        let classify =
+            |l: &BTreeMap<String, String>| me.classify(read_marker_from_map(l, &keys).as_ref());
         assert_eq!(classify(&ours), Ownership::Owned);
         assert_eq!(classify(&sibling), Ownership::Foreign);
         assert_eq!(classify(&other_env), Ownership::Foreign);

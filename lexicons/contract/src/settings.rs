@@ -4,8 +4,8 @@
 
 use crate::declared::{SourceDiagnostic, SourceSpan};
 use crate::lexicon::ProjectContext;
-use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use serde::Deserializer;
+use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::marker::PhantomData;
@@ -20,21 +20,32 @@ pub struct LexiconSettings<S, E> {
 /// Deserialize `[lexicons.<name>]` as `S` and every `[environments.*.<name>]` as `E`.
 ///
 /// Use `#[serde(deny_unknown_fields)]` on both types so a misspelt key is an error.
-pub fn parse_settings<S, E>(project: &ProjectContext, name: &str) -> Result<LexiconSettings<S, E>, SourceDiagnostic>
+pub fn parse_settings<S, E>(
+    project: &ProjectContext,
+    name: &str,
+) -> Result<LexiconSettings<S, E>, SourceDiagnostic>
 where
     S: DeserializeOwned + Default,
     E: DeserializeOwned,
 {
     let text: &str = &project.config_text;
-    let deserializer = toml::de::Deserializer::parse(text).map_err(|e| diagnostic(project, text, &e))?;
-    let seed = RootSeed::<S, E> { name, marker: PhantomData };
-    seed.deserialize(deserializer).map_err(|e| diagnostic(project, text, &e))
+    let deserializer =
+        toml::de::Deserializer::parse(text).map_err(|e| diagnostic(project, text, &e))?;
+    let seed = RootSeed::<S, E> {
+        name,
+        marker: PhantomData,
+    };
+    seed.deserialize(deserializer)
+        .map_err(|e| diagnostic(project, text, &e))
 }
 
 fn diagnostic(project: &ProjectContext, _text: &str, error: &toml::de::Error) -> SourceDiagnostic {
     let mut d = SourceDiagnostic::new(&project.config_path, error.message().trim().to_owned());
     if let Some(span) = error.span() {
-        d = d.at(SourceSpan::new(span.start, span.end.saturating_sub(span.start)));
+        d = d.at(SourceSpan::new(
+            span.start,
+            span.end.saturating_sub(span.start),
+        ));
     }
     d
 }
@@ -44,7 +55,9 @@ struct RootSeed<'a, S, E> {
     marker: PhantomData<(S, E)>,
 }
 
-impl<'de, S: DeserializeOwned + Default, E: DeserializeOwned> DeserializeSeed<'de> for RootSeed<'_, S, E> {
+impl<'de, S: DeserializeOwned + Default, E: DeserializeOwned> DeserializeSeed<'de>
+    for RootSeed<'_, S, E>
+{
     type Value = LexiconSettings<S, E>;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
@@ -60,17 +73,25 @@ impl<'de, S: DeserializeOwned + Default, E: DeserializeOwned> Visitor<'de> for R
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut out = LexiconSettings { source: S::default(), environments: BTreeMap::new() };
+        let mut out = LexiconSettings {
+            source: S::default(),
+            environments: BTreeMap::new(),
+        };
         while let Some(key) = map.next_key::<String>()? {
             match key.as_str() {
                 "lexicons" => {
-                    if let Some(source) = map.next_value_seed(PickSeed::<S> { name: self.name, marker: PhantomData })? {
+                    if let Some(source) = map.next_value_seed(PickSeed::<S> {
+                        name: self.name,
+                        marker: PhantomData,
+                    })? {
                         out.source = source;
                     }
                 }
                 "environments" => {
-                    out.environments =
-                        map.next_value_seed(EnvironmentsSeed::<E> { name: self.name, marker: PhantomData })?;
+                    out.environments = map.next_value_seed(EnvironmentsSeed::<E> {
+                        name: self.name,
+                        marker: PhantomData,
+                    })?;
                 }
                 _ => {
                     map.next_value::<IgnoredAny>()?;
@@ -138,7 +159,10 @@ impl<'de, E: DeserializeOwned> Visitor<'de> for EnvironmentsSeed<'_, E> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut out = BTreeMap::new();
         while let Some(env) = map.next_key::<String>()? {
-            if let Some(binding) = map.next_value_seed(PickSeed::<E> { name: self.name, marker: PhantomData })? {
+            if let Some(binding) = map.next_value_seed(PickSeed::<E> {
+                name: self.name,
+                marker: PhantomData,
+            })? {
                 out.insert(env, binding);
             }
         }
