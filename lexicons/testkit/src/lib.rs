@@ -1,1 +1,11 @@
+//! Test support for chant and its lexicons: the observation conformance suite every
+//! lexicon runs, a fake exec seam, a fake HTTP server, and the scripted lexicon.
 
+pub mod conformance;
+pub mod exec;
+pub mod http;
+
+pub use chant_scripted::{LiveWorld, ScriptedFactory, ScriptedLexicon};
+pub use conformance::{Scenario, assert_observation_conformance};
+pub use exec::FakeExec;
+pub use http::{FakeHttp, Recorded, Reply};
