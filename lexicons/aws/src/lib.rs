@@ -1,0 +1,1 @@
+//! The aws lexicon (being written).

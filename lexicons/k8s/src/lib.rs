@@ -1,0 +1,1 @@
+//! The k8s lexicon (being written).

@@ -1,0 +1,1 @@
+//! The sql lexicon (being written).

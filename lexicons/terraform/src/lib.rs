@@ -1,0 +1,1 @@
+//! The terraform lexicon (being written).

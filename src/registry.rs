@@ -1,0 +1,10 @@
+//! Every lexicon the binary knows, in one place. Each is a cargo feature, all on by default.
+
+use chant_lexicon::LexiconFactory;
+
+pub fn factories() -> Vec<Box<dyn LexiconFactory>> {
+    let mut all: Vec<Box<dyn LexiconFactory>> = Vec::new();
+    #[cfg(feature = "scripted")]
+    all.push(Box::new(chant_scripted::ScriptedFactory));
+    all
+}
