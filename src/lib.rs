@@ -2,3 +2,4 @@
 //! change would cost — without a state file.
 
 pub mod lifecycle;
+pub mod registry;
