@@ -133,6 +133,20 @@ impl ProjectContext {
     pub fn resolve(&self, path: impl AsRef<std::path::Path>) -> PathBuf {
         self.root.join(path)
     }
+
+    /// A diagnostic in `chant.toml`, pointing at the first place `value` is written as a
+    /// string (a source path that does not exist, a root named twice).
+    pub fn config_diagnostic(&self, value: &str, message: impl Into<String>) -> SourceDiagnostic {
+        let mut diagnostic = SourceDiagnostic::new(&self.config_path, message);
+        for quote in ['"', '\''] {
+            let needle = format!("{quote}{value}{quote}");
+            if let Some(offset) = self.config_text.find(&needle) {
+                diagnostic = diagnostic.at(crate::declared::SourceSpan::new(offset, needle.len()));
+                break;
+            }
+        }
+        diagnostic
+    }
 }
 
 /// Builds a configured lexicon from the project. Registered in one place in the binary.
