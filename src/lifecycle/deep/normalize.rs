@@ -1,0 +1,300 @@
+//! Deep normalization: the one pass both trees go through before they are compared, so
+//! the declared and the live side are shaped by identical rules.
+
+use super::path::{PathSet, child_path, counterpart, element_pattern, index_path};
+use crate::lifecycle::mask::{MASKED, is_sensitive_key};
+use chant_lexicon::{DeepArrayElement, DeepNode, NormalizationHooks, Side};
+use serde_json::{Map, Value};
+
+/// A value that cannot be known before deploying; a declared path holding it is never compared.
+pub const UNRESOLVED: &str = "<chant:unresolved>";
+
+/// Normalize one property tree.
+///
+/// Per node, in order: a pruned node is dropped (the prune hook sees the raw value and
+/// whether `counterpart_paths` — the other tree's [`deep_path_set`](super::deep_path_set)
+/// — has the node); a secret-named key or a structural mask rule gives `[REDACTED]`
+/// without looking inside; the unresolved hook gives [`UNRESOLVED`]; objects come back with
+/// sorted keys and arrays in `order_key` order when every element has a key. A container
+/// emptied by pruning disappears, upward; a declared `{}` or `[]` stays. The root is always
+/// an object.
+pub fn normalize(
+    tree: &Value,
+    entity_type: &str,
+    side: Side,
+    counterpart_paths: Option<&PathSet>,
+    hooks: &NormalizationHooks,
+) -> Value {
+    let pass = Pass {
+        entity_type,
+        side,
+        counterpart_paths,
+        hooks,
+    };
+    match tree {
+        Value::Object(map) => pass.object(map, "", ""),
+        _ => None,
+    }
+    .unwrap_or_else(|| Value::Object(Map::new()))
+}
+
+struct Pass<'a> {
+    entity_type: &'a str,
+    side: Side,
+    counterpart_paths: Option<&'a PathSet>,
+    hooks: &'a NormalizationHooks,
+}
+
+impl Pass<'_> {
+    /// `None`: the child is pruned or was emptied by pruning.
+    fn child(&self, value: &Value, path: &str, pattern: &str, key: &str) -> Option<Value> {
+        let node = DeepNode {
+            entity_type: self.entity_type,
+            path,
+            pattern,
+            key,
+            value,
+            side: self.side,
+            counterpart: counterpart(self.counterpart_paths, path, pattern),
+        };
+        if self.hooks.prunes(&node) {
+            return None;
+        }
+        if is_sensitive_key(key) || self.hooks.masks(&node) {
+            return Some(Value::String(MASKED.to_owned()));
+        }
+        if self.hooks.is_unresolved(&node) {
+            return Some(Value::String(UNRESOLVED.to_owned()));
+        }
+        match value {
+            Value::Object(map) => self.object(map, path, pattern),
+            Value::Array(items) => self.array(items, path, pattern),
+            primitive => Some(primitive.clone()),
+        }
+    }
+
+    fn object(&self, map: &Map<String, Value>, path: &str, pattern: &str) -> Option<Value> {
+        let mut keys: Vec<&String> = map.keys().collect();
+        keys.sort();
+        let mut out = Map::new();
+        for key in keys {
+            let child = self.child(
+                &map[key],
+                &child_path(path, key),
+                &child_path(pattern, key),
+                key,
+            );
+            if let Some(child) = child {
+                out.insert(key.clone(), child);
+            }
+        }
+        if out.is_empty() && !map.is_empty() {
+            return None;
+        }
+        Some(Value::Object(out))
+    }
+
+    fn array(&self, items: &[Value], path: &str, pattern: &str) -> Option<Value> {
+        let item_pattern = element_pattern(pattern);
+        let kept: Vec<Value> = items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, item)| {
+                self.child(item, &index_path(path, i), &item_pattern, &i.to_string())
+            })
+            .collect();
+        if kept.is_empty() && !items.is_empty() {
+            return None;
+        }
+        Some(Value::Array(self.ordered(kept, path, pattern)))
+    }
+
+    /// Set-like arrays sorted by element identity; left alone unless every element has one.
+    fn ordered(&self, items: Vec<Value>, path: &str, pattern: &str) -> Vec<Value> {
+        if items.len() < 2 {
+            return items;
+        }
+        let keys: Option<Vec<String>> = items
+            .iter()
+            .enumerate()
+            .map(|(index, element)| {
+                self.hooks.order_key(&DeepArrayElement {
+                    entity_type: self.entity_type,
+                    pattern,
+                    path,
+                    element,
+                    index,
+                    side: self.side,
+                })
+            })
+            .collect();
+        let Some(keys) = keys else {
+            return items;
+        };
+        let mut keyed: Vec<(String, Value)> = keys.into_iter().zip(items).collect();
+        keyed.sort_by(|a, b| a.0.cmp(&b.0));
+        keyed.into_iter().map(|(_, v)| v).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lifecycle::deep::path::deep_path_set;
+    use chant_lexicon::deep::TypeMatch;
+    use serde_json::json;
+
+    const T: &str = "AWS::EC2::SecurityGroup";
+
+    fn plain(tree: Value) -> Value {
+        normalize(&tree, T, Side::Live, None, &NormalizationHooks::default())
+    }
+
+    fn tags_hooks() -> NormalizationHooks {
+        NormalizationHooks::default().order_by(TypeMatch::any(), "Tags", &["Key"])
+    }
+
+    #[test]
+    fn object_keys_come_back_sorted_at_every_depth() {
+        // scenario 27
+        let out = plain(json!({"b": {"z": 1, "a": 2}, "a": 0}));
+        assert_eq!(
+            serde_json::to_string(&out).unwrap(),
+            r#"{"a":0,"b":{"a":2,"z":1}}"#
+        );
+    }
+
+    #[test]
+    fn a_keyed_array_is_reordered_when_every_element_has_a_key() {
+        // scenario 27
+        let tree = json!({"Tags": [{"Key": "b", "Value": "2"}, {"Key": "a", "Value": "1"}]});
+        let out = normalize(&tree, T, Side::Live, None, &tags_hooks());
+        assert_eq!(
+            out["Tags"],
+            json!([{"Key": "a", "Value": "1"}, {"Key": "b", "Value": "2"}])
+        );
+    }
+
+    #[test]
+    fn an_array_without_a_rule_or_with_a_keyless_element_keeps_its_order() {
+        // scenario 27
+        let steps = json!({"Steps": [{"Key": "b"}, {"Key": "a"}]});
+        assert_eq!(normalize(&steps, T, Side::Live, None, &tags_hooks()), steps);
+        let partial = json!({"Tags": [{"Key": "b"}, {"Value": "no key"}, {"Key": "a"}]});
+        assert_eq!(
+            normalize(&partial, T, Side::Live, None, &tags_hooks()),
+            partial
+        );
+    }
+
+    #[test]
+    fn a_container_emptied_by_pruning_disappears_and_emptiness_propagates_upward() {
+        // scenario 28
+        let hooks = NormalizationHooks::default().prune_always(TypeMatch::any(), &["**.Arn"]);
+        let tree =
+            json!({"Egress": [{"Arn": "x"}], "Outer": {"Inner": {"Arn": "y"}}, "Name": "sg"});
+        assert_eq!(
+            normalize(&tree, T, Side::Live, None, &hooks),
+            json!({"Name": "sg"})
+        );
+    }
+
+    #[test]
+    fn declared_empty_containers_survive() {
+        // scenario 28
+        let tree = json!({"Egress": [], "Meta": {}, "Outer": {"Inner": {}}});
+        assert_eq!(plain(tree.clone()), tree);
+    }
+
+    #[test]
+    fn an_all_pruned_root_is_an_empty_object() {
+        // scenario 28
+        let hooks = NormalizationHooks::default().prune_always(TypeMatch::any(), &["*"]);
+        assert_eq!(
+            normalize(&json!({"a": 1}), T, Side::Live, None, &hooks),
+            json!({})
+        );
+        assert_eq!(plain(Value::Null), json!({}));
+    }
+
+    #[test]
+    fn the_prune_hook_sees_patterns_and_the_counterpart() {
+        // scenario 29: default subtraction only where the declaration has no such path
+        let hooks = NormalizationHooks::default().default_value(
+            TypeMatch::any(),
+            "Rules[].Protocol",
+            json!("tcp"),
+        );
+        let live = json!({"Rules": [{"Port": 80, "Protocol": "tcp"}]});
+        let undeclared = deep_path_set(&json!({"Rules": [{"Port": 80}]}));
+        let declared = deep_path_set(&json!({"Rules": [{"Port": 80, "Protocol": "tcp"}]}));
+        assert_eq!(
+            normalize(&live, T, Side::Live, Some(&undeclared), &hooks),
+            json!({"Rules": [{"Port": 80}]})
+        );
+        assert_eq!(
+            normalize(&live, T, Side::Live, Some(&declared), &hooks),
+            live
+        );
+        // a one-sided pass prunes nothing default-related
+        assert_eq!(normalize(&live, T, Side::Live, None, &hooks), live);
+    }
+
+    #[test]
+    fn secret_named_keys_are_masked_without_recursion() {
+        // scenario 30
+        let out = plain(json!({
+            "MasterUserPassword": "hunter2",
+            "ClientSecret": {"nested": {"deeper": 1}},
+            "Key": "k", "Value": "v", "KmsKeyId": "arn:kms"
+        }));
+        assert_eq!(
+            out,
+            json!({
+                "ClientSecret": "[REDACTED]", "Key": "k", "KmsKeyId": "arn:kms",
+                "MasterUserPassword": "[REDACTED]", "Value": "v"
+            })
+        );
+    }
+
+    #[test]
+    fn structural_masks_apply_on_both_sides_so_the_key_set_still_compares() {
+        let hooks = NormalizationHooks::default().mask(TypeMatch::any(), &["data.*"]);
+        let declared = json!({"data": {"a": "one"}});
+        let live = json!({"data": {"a": "two", "b": "three"}});
+        assert_eq!(
+            normalize(&declared, T, Side::Declared, None, &hooks),
+            json!({"data": {"a": "[REDACTED]"}})
+        );
+        assert_eq!(
+            normalize(&live, T, Side::Live, None, &hooks),
+            json!({"data": {"a": "[REDACTED]", "b": "[REDACTED]"}})
+        );
+    }
+
+    #[test]
+    fn the_unresolved_hook_collapses_an_expression_on_either_side() {
+        // scenario 31
+        let hooks =
+            NormalizationHooks::default().unresolved_when(TypeMatch::any(), None, r"^\[.*\]$");
+        let tree = json!({"Id": "[resourceId('x')]", "Name": "n", "List": ["[concat()]"]});
+        let expected = json!({"Id": UNRESOLVED, "List": [UNRESOLVED], "Name": "n"});
+        assert_eq!(normalize(&tree, T, Side::Declared, None, &hooks), expected);
+        assert_eq!(normalize(&tree, T, Side::Live, None, &hooks), expected);
+    }
+
+    #[test]
+    fn pruning_wins_over_masking() {
+        let hooks = NormalizationHooks::default().prune_always(TypeMatch::any(), &["Password"]);
+        assert_eq!(
+            normalize(
+                &json!({"Password": "p", "a": 1}),
+                T,
+                Side::Live,
+                None,
+                &hooks
+            ),
+            json!({"a": 1})
+        );
+    }
+}

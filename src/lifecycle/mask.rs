@@ -1,0 +1,251 @@
+//! Secret masking by key name (and by the lexicon's structural mask rules) for anything
+//! compared, printed, or written to the snapshot branch.
+//!
+//! [`is_sensitive_key`] is the one definition of "a secret-shaped name": the deep
+//! normalization pass uses it too.
+
+use super::deep::path::{child_path, element_pattern, index_path};
+use chant_lexicon::observation::Observation;
+use chant_lexicon::{
+    Counterpart, DeepNode, DeepResourceObservation, NormalizationHooks, ResourceMetadata, Side,
+};
+use regex::Regex;
+use serde_json::{Map, Value};
+use std::sync::LazyLock;
+
+/// What a secret value is replaced with.
+pub const MASKED: &str = "[REDACTED]";
+
+static SENSITIVE_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)password|secret|token|private.?key|credential|connection.?string")
+        .expect("the sensitive-key pattern is valid")
+});
+
+/// Does this property name hold secret material? `MasterUserPassword`, `ClientSecret`,
+/// `private_key`, `ConnectionString` do; `Key`, `KeyName`, `KmsKeyId`, `Value`, `Name`
+/// do not.
+pub fn is_sensitive_key(key: &str) -> bool {
+    SENSITIVE_KEY.is_match(key)
+}
+
+fn masked() -> Value {
+    Value::String(MASKED.to_owned())
+}
+
+/// Every value under a secret-named key, at any depth, replaced by [`MASKED`]. The
+/// key itself stays, so presence is still visible.
+pub fn mask_secrets(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(mask_attributes(map)),
+        Value::Array(items) => Value::Array(items.iter().map(mask_secrets).collect()),
+        other => other.clone(),
+    }
+}
+
+/// [`mask_secrets`] over a thin read's attribute map.
+pub fn mask_attributes(attributes: &Map<String, Value>) -> Map<String, Value> {
+    attributes
+        .iter()
+        .map(|(key, value)| {
+            let value = if is_sensitive_key(key) {
+                masked()
+            } else {
+                mask_secrets(value)
+            };
+            (key.clone(), value)
+        })
+        .collect()
+}
+
+/// A thin reading with its attributes masked; every other field is an identity, not a secret.
+pub fn mask_metadata(meta: &ResourceMetadata) -> ResourceMetadata {
+    ResourceMetadata {
+        attributes: mask_attributes(&meta.attributes),
+        ..meta.clone()
+    }
+}
+
+/// A whole thin observation, masked (what a snapshot stores and a report prints).
+pub fn mask_observation(observation: &Observation) -> Observation {
+    Observation {
+        resources: observation
+            .resources
+            .iter()
+            .map(|(name, meta)| (name.clone(), mask_metadata(meta)))
+            .collect(),
+        ..observation.clone()
+    }
+}
+
+/// A property tree masked by key name and by the lexicon's structural mask rules
+/// (a Kubernetes Secret's `data.*`), with nothing pruned: what a deep snapshot stores.
+pub fn mask_tree(tree: &Value, entity_type: &str, hooks: &NormalizationHooks) -> Value {
+    let walk = TreeMask { entity_type, hooks };
+    walk.children(tree, "", "")
+}
+
+/// A deep reading with its property tree masked.
+pub fn mask_deep_resource(
+    resource: &DeepResourceObservation,
+    hooks: &NormalizationHooks,
+) -> DeepResourceObservation {
+    DeepResourceObservation {
+        properties: mask_tree(&resource.properties, &resource.entity_type, hooks),
+        ..resource.clone()
+    }
+}
+
+struct TreeMask<'a> {
+    entity_type: &'a str,
+    hooks: &'a NormalizationHooks,
+}
+
+impl TreeMask<'_> {
+    fn children(&self, value: &Value, path: &str, pattern: &str) -> Value {
+        match value {
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .map(|(key, child)| {
+                        let masked = self.node(
+                            child,
+                            &child_path(path, key),
+                            &child_path(pattern, key),
+                            key,
+                        );
+                        (key.clone(), masked)
+                    })
+                    .collect(),
+            ),
+            Value::Array(items) => {
+                let element_pattern = element_pattern(pattern);
+                Value::Array(
+                    items
+                        .iter()
+                        .enumerate()
+                        .map(|(i, child)| {
+                            self.node(
+                                child,
+                                &index_path(path, i),
+                                &element_pattern,
+                                &i.to_string(),
+                            )
+                        })
+                        .collect(),
+                )
+            }
+            other => other.clone(),
+        }
+    }
+
+    fn node(&self, value: &Value, path: &str, pattern: &str, key: &str) -> Value {
+        let node = DeepNode {
+            entity_type: self.entity_type,
+            path,
+            pattern,
+            key,
+            value,
+            side: Side::Live,
+            counterpart: Counterpart::Unknown,
+        };
+        if is_sensitive_key(key) || self.hooks.masks(&node) {
+            masked()
+        } else {
+            self.children(value, path, pattern)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chant_lexicon::deep::TypeMatch;
+    use serde_json::json;
+
+    #[test]
+    fn secret_shaped_names_are_sensitive_and_key_like_names_are_not() {
+        // scenario 30
+        for key in [
+            "MasterUserPassword",
+            "ClientSecret",
+            "accessToken",
+            "private_key",
+            "PrivateKey",
+            "credentials",
+            "ConnectionString",
+            "connection_string",
+        ] {
+            assert!(is_sensitive_key(key), "{key} should be sensitive");
+        }
+        for key in ["Key", "KeyName", "KmsKeyId", "Value", "Name", "Tags"] {
+            assert!(!is_sensitive_key(key), "{key} should not be sensitive");
+        }
+    }
+
+    #[test]
+    fn masking_replaces_secret_values_at_any_depth_and_keeps_the_key() {
+        let value = json!({
+            "Name": "db",
+            "Auth": {"Password": {"nested": "x"}, "User": "admin"},
+            "List": [{"token": "t"}, "plain"]
+        });
+        assert_eq!(
+            mask_secrets(&value),
+            json!({
+                "Name": "db",
+                "Auth": {"Password": "[REDACTED]", "User": "admin"},
+                "List": [{"token": "[REDACTED]"}, "plain"]
+            })
+        );
+    }
+
+    #[test]
+    fn metadata_attributes_are_masked_and_identity_fields_kept() {
+        let meta = ResourceMetadata::new("AWS::RDS::DBInstance", "available")
+            .with_physical_id("db-1")
+            .with_attribute("MasterUserPassword", "hunter2")
+            .with_attribute("Endpoint", json!({"Address": "db.example"}));
+        let masked = mask_metadata(&meta);
+        assert_eq!(masked.attributes["MasterUserPassword"], json!("[REDACTED]"));
+        assert_eq!(
+            masked.attributes["Endpoint"],
+            json!({"Address": "db.example"})
+        );
+        assert_eq!(masked.physical_id.as_deref(), Some("db-1"));
+        let mut obs = Observation::new();
+        obs.present("db", meta);
+        assert_eq!(
+            mask_observation(&obs).resources["db"].attributes["MasterUserPassword"],
+            json!("[REDACTED]")
+        );
+    }
+
+    #[test]
+    fn structural_mask_rules_hide_values_whose_names_are_arbitrary() {
+        // `data.*` alone would miss `tls.crt`: a glob segment stops at a dot
+        let hooks = NormalizationHooks::default()
+            .mask(TypeMatch::of(&["K8s::Core::Secret"]), &["data.*.**"]);
+        let tree = json!({"data": {"tls.crt": "AAAA", "api": "BBBB"}, "type": "Opaque"});
+        assert_eq!(
+            mask_tree(&tree, "K8s::Core::Secret", &hooks),
+            json!({"data": {"tls.crt": "[REDACTED]", "api": "[REDACTED]"}, "type": "Opaque"})
+        );
+        // the rule is typed: a ConfigMap's data is not secret material
+        assert_eq!(mask_tree(&tree, "K8s::Core::ConfigMap", &hooks), tree);
+    }
+
+    #[test]
+    fn a_deep_reading_is_masked_by_name_and_keeps_its_field_owners() {
+        let resource = DeepResourceObservation {
+            entity_type: "T".into(),
+            properties: json!({"spec": {"clientSecret": "s"}}),
+            field_owners: [("spec.clientSecret".to_owned(), "me".to_owned())].into(),
+            ..Default::default()
+        };
+        let masked = mask_deep_resource(&resource, &NormalizationHooks::default());
+        assert_eq!(
+            masked.properties,
+            json!({"spec": {"clientSecret": "[REDACTED]"}})
+        );
+        assert_eq!(masked.field_owners, resource.field_owners);
+    }
+}
