@@ -168,7 +168,8 @@ pub struct PruneRule {
 }
 
 /// An array that is a set, and how to name its elements: the values of `fields` joined
-/// with `/` (an empty list keys scalar elements by their own value).
+/// with `/` (an empty list keys scalar elements by their own value; a field written
+/// `?Name` is optional and keys as `*` where an element lacks it).
 #[derive(Clone, Debug)]
 pub struct OrderKeyRule {
     pub types: TypeMatch,
@@ -176,12 +177,22 @@ pub struct OrderKeyRule {
     pub fields: Vec<String>,
 }
 
+/// What an unresolved value looks like.
+#[derive(Clone, Debug)]
+pub enum UnresolvedMatch {
+    /// A string matching this (an ARM `"[resourceId(...)]"` expression).
+    Text(Regex),
+    /// An object with exactly one key, matching this (CloudFormation's `{"Ref": …}`,
+    /// `{"Fn::GetAtt": …}`).
+    SingleKeyObject(Regex),
+}
+
 /// A value that cannot be known before deploying (an unevaluated expression).
 #[derive(Clone, Debug)]
 pub struct UnresolvedRule {
     pub types: TypeMatch,
     pub pattern: Option<PathPattern>,
-    pub value: Regex,
+    pub value: UnresolvedMatch,
 }
 
 /// Secret material at a structural path (a Kubernetes Secret's `data.*`).
@@ -241,15 +252,34 @@ impl NormalizationHooks {
         self
     }
 
+    /// Strings matching `value` (a regex) are unresolved.
     pub fn unresolved_when(mut self, types: TypeMatch, pattern: Option<&str>, value: &str) -> Self {
         if let Ok(value) = Regex::new(value) {
             self.unresolved.push(UnresolvedRule {
                 types,
                 pattern: pattern.map(PathPattern::new),
-                value,
+                value: UnresolvedMatch::Text(value),
             });
         }
         self
+    }
+
+    /// Single-key objects whose key matches `key` (a regex) are unresolved.
+    pub fn unresolved_object(mut self, types: TypeMatch, pattern: Option<&str>, key: &str) -> Self {
+        if let Ok(key) = Regex::new(key) {
+            self.unresolved.push(UnresolvedRule {
+                types,
+                pattern: pattern.map(PathPattern::new),
+                value: UnresolvedMatch::SingleKeyObject(key),
+            });
+        }
+        self
+    }
+
+    /// Mask every value under a map whose keys are arbitrary (a Secret's `data`): the key
+    /// set still compares, no value does. Dotted keys (`tls.crt`) are covered.
+    pub fn mask_values_under(self, types: TypeMatch, map_path: &str) -> Self {
+        self.mask(types, &[&format!("{map_path}.*.**")])
     }
 
     pub fn mask(mut self, types: TypeMatch, globs: &[&str]) -> Self {
@@ -282,16 +312,19 @@ impl NormalizationHooks {
     }
 
     pub fn is_unresolved(&self, node: &DeepNode<'_>) -> bool {
-        let Some(text) = node.value.as_str() else {
-            return false;
-        };
         self.unresolved.iter().any(|rule| {
             rule.types.matches(node.entity_type)
                 && rule
                     .pattern
                     .as_ref()
                     .is_none_or(|p| p.matches(node.pattern))
-                && rule.value.is_match(text)
+                && match (&rule.value, node.value) {
+                    (UnresolvedMatch::Text(re), Value::String(text)) => re.is_match(text),
+                    (UnresolvedMatch::SingleKeyObject(re), Value::Object(map)) => {
+                        map.len() == 1 && map.keys().all(|k| re.is_match(k))
+                    }
+                    _ => false,
+                }
         })
     }
 
@@ -312,7 +345,17 @@ impl NormalizationHooks {
         let parts: Option<Vec<String>> = rule
             .fields
             .iter()
-            .map(|f| element.element.get(f).and_then(scalar_key))
+            .map(|f| match f.strip_prefix('?') {
+                // An optional field (`?FromPort`) keys as `*` where the element lacks it.
+                Some(optional) => Some(
+                    element
+                        .element
+                        .get(optional)
+                        .and_then(scalar_key)
+                        .unwrap_or_else(|| "*".to_owned()),
+                ),
+                None => element.element.get(f).and_then(scalar_key),
+            })
             .collect();
         parts.map(|p| p.join("/"))
     }
@@ -383,5 +426,72 @@ mod tests {
             side: Side::Live,
         };
         assert_eq!(hooks.order_key(&element).as_deref(), Some("env"));
+    }
+
+    #[test]
+    fn optional_order_fields_key_as_a_star_when_missing() {
+        let hooks = NormalizationHooks::default().order_by(
+            TypeMatch::any(),
+            "Rules",
+            &["IpProtocol", "?FromPort", "?CidrIp"],
+        );
+        let el = json!({"IpProtocol": "-1", "CidrIp": "0.0.0.0/0"});
+        let element = DeepArrayElement {
+            entity_type: "T",
+            pattern: "Rules",
+            path: "Rules",
+            element: &el,
+            index: 0,
+            side: Side::Live,
+        };
+        assert_eq!(hooks.order_key(&element).as_deref(), Some("-1/*/0.0.0.0/0"));
+        let no_protocol = json!({"CidrIp": "x"});
+        let element = DeepArrayElement {
+            element: &no_protocol,
+            ..element
+        };
+        assert_eq!(hooks.order_key(&element), None);
+    }
+
+    #[test]
+    fn intrinsic_objects_and_expression_strings_are_unresolved() {
+        let hooks = NormalizationHooks::default()
+            .unresolved_object(TypeMatch::of(&["AWS::*"]), None, r"^(Ref|Fn::.+)$")
+            .unresolved_when(TypeMatch::any(), None, r"^\[.*\]$");
+        let check = |value: serde_json::Value| {
+            hooks.is_unresolved(&DeepNode {
+                entity_type: "AWS::SQS::Queue",
+                path: "QueueName",
+                pattern: "QueueName",
+                key: "QueueName",
+                value: &value,
+                side: Side::Declared,
+                counterpart: Counterpart::Unknown,
+            })
+        };
+        assert!(check(json!({"Ref": "Env"})));
+        assert!(check(json!({"Fn::Sub": "${AWS::StackName}-q"})));
+        assert!(check(json!("[resourceId('x')]")));
+        assert!(!check(json!({"Ref": "a", "Other": 1})));
+        assert!(!check(json!({"Key": "Ref"})));
+        assert!(!check(json!("plain")));
+    }
+
+    #[test]
+    fn masking_values_under_a_map_covers_dotted_keys_but_not_the_map() {
+        let hooks = NormalizationHooks::default().mask_values_under(TypeMatch::any(), "data");
+        let value = json!("x");
+        let node = |pattern| DeepNode {
+            entity_type: "K8s::Core::Secret",
+            path: pattern,
+            pattern,
+            key: "k",
+            value: &value,
+            side: Side::Live,
+            counterpart: Counterpart::Unknown,
+        };
+        assert!(hooks.masks(&node("data.password")));
+        assert!(hooks.masks(&node("data.tls.crt")));
+        assert!(!hooks.masks(&node("data")));
     }
 }

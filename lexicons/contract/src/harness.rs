@@ -15,6 +15,9 @@ use std::future::Future;
 pub const DEFAULT_OBSERVE_CONCURRENCY: usize = 16;
 
 /// One entity's answer. Every variant may say where it looked.
+// Answers live briefly, one per entity; boxing the metadata would only add noise at every
+// construction site.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum EntityObservation {
     Present {

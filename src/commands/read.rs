@@ -1,0 +1,161 @@
+//! Reading the live side of every lexicon concurrently, settling each answer onto the
+//! tri-state: a failure is a reason for every declared entity, never an empty estate.
+
+use crate::engine::{Declared, Engine};
+use crate::output::Output;
+use chant_lexicon::observation::settle_describe;
+use chant_lexicon::{DeepObservation, HookError, Observation, UnobservedReason};
+
+/// One lexicon's thin answer.
+pub enum Thin {
+    Observed(Observation),
+    /// The lexicon has no describe_resources.
+    Unsupported,
+    /// The lexicon refused to read (a wrong account, a disallowed credential plugin).
+    Refused(String),
+}
+
+pub struct Reading {
+    pub declared: Declared,
+    pub thin: Thin,
+    /// The whole-lexicon failure, when there was one (already folded into `thin`).
+    pub failure: Option<String>,
+}
+
+impl Reading {
+    pub fn observation(&self) -> Option<&Observation> {
+        match &self.thin {
+            Thin::Observed(o) => Some(o),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReadOptions<'a> {
+    pub owned: bool,
+    pub namespace: Option<&'a str>,
+}
+
+/// `describe_resources` across every lexicon at once.
+pub async fn read_thin(
+    engine: &Engine,
+    environment: &str,
+    declared: &[Declared],
+    options: ReadOptions<'_>,
+    output: &Output,
+) -> Vec<Reading> {
+    let total: usize = declared.iter().map(|d| d.entities.len()).sum();
+    let spinner = output.spinner(format!(
+        "reading {} lexicon(s), {total} declared entities",
+        declared.len()
+    ));
+    let reads = declared.iter().map(|d| async move {
+        let mut request = engine.observe_request(environment, d);
+        request.owned = options.owned;
+        request.namespace = options.namespace.map(str::to_owned);
+        let result = engine.bounded(d.lexicon.describe_resources(&request)).await;
+        let failure = match &result {
+            Err(HookError::Failed(message)) => Some(message.clone()),
+            _ => None,
+        };
+        let thin = match settle_describe(result, &d.entities) {
+            Ok(observation) => Thin::Observed(observation),
+            Err(HookError::Unsupported { .. }) => Thin::Unsupported,
+            Err(HookError::Refused(message)) => Thin::Refused(message),
+            Err(HookError::Failed(message)) => Thin::Refused(message),
+        };
+        Reading {
+            declared: d.clone(),
+            thin,
+            failure,
+        }
+    });
+    let readings = futures::future::join_all(reads).await;
+    if let Some(bar) = spinner {
+        bar.finish_and_clear();
+    }
+    readings
+}
+
+/// One lexicon's deep answer.
+pub enum Deep {
+    Observed(DeepObservation),
+    Unsupported,
+}
+
+/// `observe_resources_deep` for one lexicon; a failure marks every declared entity read-failed.
+pub async fn read_deep(
+    engine: &Engine,
+    environment: &str,
+    declared: &Declared,
+    owned: bool,
+) -> Deep {
+    let mut request = engine.observe_request(environment, declared);
+    request.owned = owned;
+    match engine
+        .bounded(declared.lexicon.observe_resources_deep(&request))
+        .await
+    {
+        Ok(deep) => Deep::Observed(deep),
+        Err(HookError::Unsupported { .. }) => Deep::Unsupported,
+        Err(HookError::Failed(message) | HookError::Refused(message)) => {
+            let all = Observation::all_unobserved(
+                declared
+                    .entities
+                    .iter()
+                    .map(|e| (e.name.as_str(), Some(e.entity_type.as_str()))),
+                UnobservedReason::ReadFailed,
+                Some(&message),
+            );
+            Deep::Observed(DeepObservation {
+                resources: Default::default(),
+                unobserved: all.unobserved,
+            })
+        }
+    }
+}
+
+/// Print each lexicon's failures and notes once, after the answer.
+pub fn report_reading_problems(readings: &[Reading], output: &Output) {
+    for reading in readings {
+        let name = reading.declared.name();
+        if let Some(message) = &reading.failure {
+            output.error(
+                &format!(
+                    "{name}: describe_resources failed — {message} (reporting {} declared entity(ies) as not observed, not as absent)",
+                    reading.declared.entities.len()
+                ),
+                None,
+            );
+        }
+        if let Thin::Refused(message) = &reading.thin {
+            output.error(&format!("{name}: refused — {message}"), None);
+        }
+        if let Some(observation) = reading.observation() {
+            for note in &observation.notes {
+                output.note(&format!("{name}: {note}"));
+            }
+        }
+    }
+}
+
+/// The claimed-field classification of one lexicon's deep read against its declarations,
+/// with the accepted baseline applied; `None` when the lexicon has no deep reader.
+pub async fn deep_diff(
+    engine: &Engine,
+    environment: &str,
+    declared: &Declared,
+    owned: bool,
+    baseline: Option<&crate::lifecycle::baseline::LexiconBaseline>,
+) -> Option<crate::lifecycle::deep::diff::DeepDiff> {
+    match read_deep(engine, environment, declared, owned).await {
+        Deep::Unsupported => None,
+        Deep::Observed(deep) => Some(crate::lifecycle::deep::diff::diff_deep(
+            &declared.entities,
+            &deep,
+            &declared.lexicon.normalization_hooks(),
+            baseline,
+        )),
+    }
+}

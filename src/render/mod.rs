@@ -1,0 +1,8 @@
+//! Human output: tables and lists built from command results. JSON shapes live beside
+//! the commands that produce them and carry a `schema` field.
+
+pub mod census;
+pub mod live;
+pub mod plan;
+pub mod table;
+pub mod value;
