@@ -4,8 +4,10 @@
 pub mod conformance;
 pub mod exec;
 pub mod http;
+pub mod kube_api;
 
 pub use chant_scripted::{LiveWorld, ScriptedFactory, ScriptedLexicon};
 pub use conformance::{Scenario, assert_observation_conformance};
 pub use exec::FakeExec;
 pub use http::{FakeHttp, Recorded, Reply};
+pub mod moto;

@@ -1,0 +1,443 @@
+//! The transport: raw JSON requests to the API server through a seam tests can replace,
+//! with a per-request timeout, bounded retry with backoff on throttling, `Status` error
+//! parsing and LIST pagination. Raw JSON (not typed structs) keeps managedFields and
+//! unknown fields intact.
+
+use async_trait::async_trait;
+use http_body_util::BodyExt;
+use serde_json::Value;
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// One HTTP exchange: what the seam carries.
+#[derive(Clone, Debug)]
+pub struct RawResponse {
+    pub status: u16,
+    pub retry_after: Option<u64>,
+    pub body: Vec<u8>,
+}
+
+/// Sends one request. The production transport is the `kube` client; tests may supply
+/// their own.
+#[async_trait]
+pub trait Transport: Send + Sync {
+    async fn send(
+        &self,
+        method: &str,
+        path_and_query: &str,
+        body: Option<Vec<u8>>,
+    ) -> Result<RawResponse, String>;
+}
+
+/// The `kube` client (kubeconfig auth, TLS on rustls/aws-lc-rs, exec plugins).
+pub struct KubeTransport(pub kube::Client);
+
+#[async_trait]
+impl Transport for KubeTransport {
+    async fn send(
+        &self,
+        method: &str,
+        path_and_query: &str,
+        body: Option<Vec<u8>>,
+    ) -> Result<RawResponse, String> {
+        let mut builder = http::Request::builder()
+            .method(method)
+            .uri(path_and_query)
+            .header(http::header::ACCEPT, "application/json");
+        if body.is_some() {
+            builder = builder.header(http::header::CONTENT_TYPE, "application/json");
+        }
+        let request = builder
+            .body(kube::client::Body::from(body.unwrap_or_default()))
+            .map_err(|e| e.to_string())?;
+        let response = self
+            .0
+            .send(request)
+            .await
+            .map_err(|e| describe_kube_error(&e))?;
+        let status = response.status().as_u16();
+        let retry_after = response
+            .headers()
+            .get(http::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse().ok());
+        let body = response
+            .into_body()
+            .collect()
+            .await
+            .map_err(|e| format!("the response body could not be read: {e}"))?
+            .to_bytes()
+            .to_vec();
+        Ok(RawResponse {
+            status,
+            retry_after,
+            body,
+        })
+    }
+}
+
+/// kube's error, with its sources, on one line (no credentials are in it).
+fn describe_kube_error(error: &kube::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        let next = cause.to_string();
+        if !text.contains(&next) {
+            text.push_str(": ");
+            text.push_str(&next);
+        }
+        source = cause.source();
+    }
+    text
+}
+
+/// Why a request gave no object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ApiError {
+    /// The API server answered with an error `Status`.
+    Status {
+        code: u16,
+        reason: String,
+        message: String,
+    },
+    /// The server was not reached (refused, TLS, DNS) or the connection broke.
+    Transport(String),
+    /// No answer within the request timeout.
+    Timeout(Duration),
+    /// A 2xx whose body is not JSON.
+    BadBody(String),
+}
+
+impl ApiError {
+    pub fn code(&self) -> Option<u16> {
+        match self {
+            ApiError::Status { code, .. } => Some(*code),
+            _ => None,
+        }
+    }
+
+    pub fn is_not_found(&self) -> bool {
+        self.code() == Some(404)
+    }
+
+    pub fn is_forbidden(&self) -> bool {
+        self.code() == Some(403)
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ApiError::Status {
+                code,
+                reason,
+                message,
+            } => {
+                let message = if message.is_empty() {
+                    "request failed"
+                } else {
+                    message
+                };
+                if reason.is_empty() {
+                    write!(f, "{message} (HTTP {code})")
+                } else {
+                    write!(f, "{message} (HTTP {code}, {reason})")
+                }
+            }
+            ApiError::Transport(m) => write!(f, "{m}"),
+            ApiError::Timeout(d) => write!(f, "no answer within {}s", d.as_secs_f64()),
+            ApiError::BadBody(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+/// How hard to try.
+#[derive(Clone, Copy, Debug)]
+pub struct RequestPolicy {
+    pub timeout: Duration,
+    /// Retries after a 429 (or a 503 with Retry-After).
+    pub retries: u32,
+    pub first_backoff: Duration,
+    pub max_backoff: Duration,
+}
+
+impl RequestPolicy {
+    pub fn new(timeout: Duration) -> Self {
+        RequestPolicy {
+            timeout,
+            retries: 3,
+            first_backoff: Duration::from_millis(200),
+            max_backoff: Duration::from_secs(5),
+        }
+    }
+}
+
+/// Default page size of a LIST.
+pub const PAGE_SIZE: usize = 500;
+
+/// The API server, as chant reads it.
+pub struct Cluster {
+    transport: Arc<dyn Transport>,
+    policy: RequestPolicy,
+    sent: AtomicUsize,
+}
+
+impl Cluster {
+    pub fn new(transport: Arc<dyn Transport>, policy: RequestPolicy) -> Self {
+        Cluster {
+            transport,
+            policy,
+            sent: AtomicUsize::new(0),
+        }
+    }
+
+    /// Requests sent so far (retries included).
+    pub fn requests_sent(&self) -> usize {
+        self.sent.load(Ordering::Relaxed)
+    }
+
+    pub async fn get(&self, path: &str) -> Result<Value, ApiError> {
+        self.call("GET", path, None).await
+    }
+
+    pub async fn post(&self, path: &str, body: &Value) -> Result<Value, ApiError> {
+        self.call("POST", path, Some(body.to_string().into_bytes()))
+            .await
+    }
+
+    pub async fn delete(
+        &self,
+        path: &str,
+        dry_run: bool,
+        propagation: &str,
+    ) -> Result<Value, ApiError> {
+        let mut target = format!("{path}?propagationPolicy={propagation}");
+        if dry_run {
+            target.push_str("&dryRun=All");
+        }
+        self.call("DELETE", &target, None).await
+    }
+
+    /// Every item of a collection, following `continue` tokens. Items get the list's
+    /// apiVersion and kind back (a typed list omits them).
+    pub async fn list(
+        &self,
+        collection: &str,
+        label_selector: Option<&str>,
+    ) -> Result<Vec<Value>, ApiError> {
+        let mut items = Vec::new();
+        let mut token: Option<String> = None;
+        loop {
+            let mut target = format!("{collection}?limit={PAGE_SIZE}");
+            if let Some(selector) = label_selector {
+                target.push_str("&labelSelector=");
+                target.push_str(&query_encode(selector));
+            }
+            if let Some(t) = &token {
+                target.push_str("&continue=");
+                target.push_str(&query_encode(t));
+            }
+            let mut page = self.call("GET", &target, None).await?;
+            let api_version = page["apiVersion"].clone();
+            let kind = page["kind"]
+                .as_str()
+                .and_then(|k| k.strip_suffix("List"))
+                .map(|k| Value::String(k.to_owned()));
+            if let Some(page_items) = page.get_mut("items").and_then(Value::as_array_mut) {
+                for mut item in page_items.drain(..) {
+                    if let Some(map) = item.as_object_mut() {
+                        map.entry("apiVersion")
+                            .or_insert_with(|| api_version.clone());
+                        if let Some(kind) = &kind {
+                            map.entry("kind").or_insert_with(|| kind.clone());
+                        }
+                    }
+                    items.push(item);
+                }
+            }
+            token = page["metadata"]["continue"]
+                .as_str()
+                .filter(|t| !t.is_empty())
+                .map(str::to_owned);
+            if token.is_none() {
+                return Ok(items);
+            }
+        }
+    }
+
+    async fn call(
+        &self,
+        method: &str,
+        target: &str,
+        body: Option<Vec<u8>>,
+    ) -> Result<Value, ApiError> {
+        let mut attempt = 0;
+        loop {
+            self.sent.fetch_add(1, Ordering::Relaxed);
+            let sent = tokio::time::timeout(
+                self.policy.timeout,
+                self.transport.send(method, target, body.clone()),
+            )
+            .await;
+            let response = match sent {
+                Err(_) => return Err(ApiError::Timeout(self.policy.timeout)),
+                Ok(Err(message)) => return Err(ApiError::Transport(message)),
+                Ok(Ok(response)) => response,
+            };
+            let throttled = response.status == 429
+                || (response.status == 503 && response.retry_after.is_some());
+            if throttled && attempt < self.policy.retries {
+                tokio::time::sleep(self.backoff(attempt, response.retry_after)).await;
+                attempt += 1;
+                continue;
+            }
+            return parse(response);
+        }
+    }
+
+    fn backoff(&self, attempt: u32, retry_after: Option<u64>) -> Duration {
+        let exponential = self
+            .policy
+            .first_backoff
+            .saturating_mul(1 << attempt.min(16));
+        retry_after
+            .map(Duration::from_secs)
+            .unwrap_or(exponential)
+            .min(self.policy.max_backoff)
+    }
+}
+
+fn parse(response: RawResponse) -> Result<Value, ApiError> {
+    if (200..300).contains(&response.status) {
+        return serde_json::from_slice(&response.body).map_err(|_| {
+            ApiError::BadBody(format!(
+                "the API server returned HTTP {} with a body that is not JSON",
+                response.status
+            ))
+        });
+    }
+    let status: Value = serde_json::from_slice(&response.body).unwrap_or(Value::Null);
+    let (reason, message) = if status["kind"] == "Status" {
+        (
+            status["reason"].as_str().unwrap_or_default().to_owned(),
+            status["message"].as_str().unwrap_or_default().to_owned(),
+        )
+    } else {
+        let text = String::from_utf8_lossy(&response.body);
+        let first = text
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or_default();
+        (String::new(), first.chars().take(300).collect())
+    };
+    Err(ApiError::Status {
+        code: response.status,
+        reason,
+        message,
+    })
+}
+
+fn query_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// Scripted answers, in order.
+    struct Script(Mutex<Vec<RawResponse>>, Mutex<Vec<String>>);
+
+    #[async_trait]
+    impl Transport for Script {
+        async fn send(
+            &self,
+            method: &str,
+            target: &str,
+            _: Option<Vec<u8>>,
+        ) -> Result<RawResponse, String> {
+            self.1.lock().unwrap().push(format!("{method} {target}"));
+            let mut answers = self.0.lock().unwrap();
+            if answers.is_empty() {
+                return Err("connection refused".into());
+            }
+            Ok(answers.remove(0))
+        }
+    }
+
+    fn reply(status: u16, body: &str) -> RawResponse {
+        RawResponse {
+            status,
+            retry_after: Some(0),
+            body: body.as_bytes().to_vec(),
+        }
+    }
+
+    fn cluster(answers: Vec<RawResponse>) -> (Cluster, Arc<Script>) {
+        let script = Arc::new(Script(Mutex::new(answers), Mutex::new(Vec::new())));
+        let mut policy = RequestPolicy::new(Duration::from_secs(5));
+        policy.first_backoff = Duration::from_millis(1);
+        (Cluster::new(script.clone(), policy), script)
+    }
+
+    #[tokio::test]
+    async fn throttling_is_retried_then_reported() {
+        let status =
+            r#"{"kind":"Status","reason":"TooManyRequests","message":"slow down","code":429}"#;
+        let (c, _) = cluster(vec![reply(429, status), reply(200, "{\"a\":1}")]);
+        assert_eq!(c.get("/x").await.unwrap()["a"], 1);
+        assert_eq!(c.requests_sent(), 2);
+        let (c, _) = cluster(vec![reply(429, status); 4]);
+        let err = c.get("/x").await.unwrap_err();
+        assert_eq!(err.code(), Some(429));
+        assert_eq!(err.to_string(), "slow down (HTTP 429, TooManyRequests)");
+    }
+
+    #[tokio::test]
+    async fn lists_follow_continue_tokens_and_restore_kinds() {
+        let first = r#"{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"continue":"t 1"},"items":[{"metadata":{"name":"a"}}]}"#;
+        let second = r#"{"kind":"ConfigMapList","apiVersion":"v1","metadata":{},"items":[{"metadata":{"name":"b"}}]}"#;
+        let (c, script) = cluster(vec![reply(200, first), reply(200, second)]);
+        let items = c.list("/api/v1/configmaps", Some("a=b")).await.unwrap();
+        assert_eq!(items.len(), 2);
+        assert_eq!(items[1]["kind"], "ConfigMap");
+        assert_eq!(items[1]["apiVersion"], "v1");
+        let sent = script.1.lock().unwrap().clone();
+        assert_eq!(
+            sent[0],
+            "GET /api/v1/configmaps?limit=500&labelSelector=a%3Db"
+        );
+        assert_eq!(
+            sent[1],
+            "GET /api/v1/configmaps?limit=500&labelSelector=a%3Db&continue=t%201"
+        );
+    }
+
+    #[tokio::test]
+    async fn non_status_errors_and_bad_bodies_are_classified() {
+        let (c, _) = cluster(vec![reply(502, "bad gateway\nmore"), reply(200, "<html>")]);
+        assert_eq!(
+            c.get("/x").await.unwrap_err().to_string(),
+            "bad gateway (HTTP 502)"
+        );
+        assert!(matches!(
+            c.get("/x").await.unwrap_err(),
+            ApiError::BadBody(_)
+        ));
+        assert!(matches!(
+            c.get("/x").await.unwrap_err(),
+            ApiError::Transport(_)
+        ));
+    }
+}

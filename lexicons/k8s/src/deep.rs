@@ -1,0 +1,288 @@
+//! `observe_resources_deep`: the full live object per declared entity, with
+//! `fieldOwners` from managedFields; and the normalization hooks, as data, that core
+//! applies identically to the declared and the live tree.
+
+use crate::lexicon::K8sLexicon;
+use crate::managed_fields::field_owners;
+use crate::ownership::verdict;
+use crate::reader::{Read, read_entities};
+use crate::session::bind_reason;
+use chant_lexicon::deep::TypeMatch;
+use chant_lexicon::{
+    DeepObservation, DeepResourceObservation, HookResult, NormalizationHooks, ObserveRequest,
+    Ownership, UnobservedEntity, UnobservedReason,
+};
+use serde_json::{Value, json};
+
+pub async fn observe(
+    lexicon: &K8sLexicon,
+    request: &ObserveRequest,
+) -> HookResult<DeepObservation> {
+    let mut out = DeepObservation::default();
+    let session = match lexicon
+        .session(&request.environment, request.request_timeout)
+        .await
+    {
+        Ok(s) => s,
+        Err(error) => {
+            for e in request.entities.iter() {
+                out.unobserved.insert(
+                    e.name.clone(),
+                    UnobservedEntity::new(bind_reason(&error))
+                        .typed(&e.entity_type)
+                        .detail(error.to_string()),
+                );
+            }
+            return Ok(out);
+        }
+    };
+    let pool = lexicon.pool(request.concurrency);
+    let reads = read_entities(
+        &session,
+        &request.entities,
+        request.namespace.as_deref(),
+        pool,
+    )
+    .await;
+    for (entity, read) in request.entities.iter().zip(reads.entities) {
+        match read.read {
+            Read::Absent => {}
+            Read::Unobserved(reason, detail) => {
+                let mut entry = UnobservedEntity::new(reason)
+                    .typed(&entity.entity_type)
+                    .detail(detail);
+                entry.queried = read.queried;
+                out.unobserved.insert(entity.name.clone(), entry);
+            }
+            Read::Present(object) => {
+                let (ownership, marker) = verdict(&object, &request.project);
+                if request.owned && ownership != Ownership::Owned {
+                    out.unobserved.insert(
+                        entity.name.clone(),
+                        UnobservedEntity::new(UnobservedReason::Filtered)
+                            .typed(&entity.entity_type)
+                            .detail("the live object carries no marker of this project and --owned was requested"),
+                    );
+                    continue;
+                }
+                let owners = field_owners(&object);
+                let mut properties = object;
+                if let Some(meta) = properties["metadata"].as_object_mut() {
+                    meta.remove("managedFields");
+                }
+                out.resources.insert(
+                    entity.name.clone(),
+                    DeepResourceObservation {
+                        entity_type: entity.entity_type.clone(),
+                        physical_id: properties["metadata"]["uid"].as_str().map(str::to_owned),
+                        properties,
+                        field_owners: owners,
+                        ownership: Some(ownership),
+                        marker,
+                    },
+                );
+            }
+        }
+    }
+    Ok(out)
+}
+
+const POD_OWNERS: [&str; 7] = [
+    "K8s::Apps::Deployment",
+    "K8s::Apps::StatefulSet",
+    "K8s::Apps::DaemonSet",
+    "K8s::Apps::ReplicaSet",
+    "K8s::Batch::Job",
+    "K8s::Batch::CronJob",
+    "K8s::Core::Pod",
+];
+
+/// The k8s normalization rules.
+pub fn hooks() -> NormalizationHooks {
+    let any = TypeMatch::any;
+    let workloads = || TypeMatch::of(&POD_OWNERS);
+    let deployment = || TypeMatch::of(&["K8s::Apps::Deployment"]);
+    let service = || TypeMatch::of(&["K8s::Core::Service"]);
+    let mut hooks = NormalizationHooks::default()
+        // Written by the server on every object of every kind.
+        .prune_always(
+            any(),
+            &[
+                "apiVersion",
+                "kind",
+                "status",
+                "metadata.managedFields",
+                "metadata.managedFields.**",
+                "metadata.uid",
+                "metadata.resourceVersion",
+                "metadata.generation",
+                "metadata.creationTimestamp",
+                "metadata.selfLink",
+                "metadata.deletionTimestamp",
+                "metadata.deletionGracePeriodSeconds",
+                "metadata.annotations.kubectl.kubernetes.io/last-applied-configuration",
+                "metadata.annotations.deployment.kubernetes.io/revision",
+            ],
+        )
+        .prune_live_undeclared(
+            any(),
+            &[
+                "metadata.namespace",
+                "metadata.labels.chant.intentius.io/stack",
+                "metadata.labels.chant.intentius.io/env",
+            ],
+        )
+        .default_value(
+            any(),
+            "metadata.labels.app.kubernetes.io/managed-by",
+            json!("chant"),
+        )
+        .prune_live_undeclared(
+            service(),
+            &["spec.clusterIP", "spec.clusterIPs", "spec.ipFamilies"],
+        );
+    let defaults: [(fn() -> TypeMatch, &str, Value); 19] = [
+        (
+            deployment,
+            "spec.strategy",
+            json!({"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"}}),
+        ),
+        (deployment, "spec.revisionHistoryLimit", json!(10)),
+        (deployment, "spec.progressDeadlineSeconds", json!(600)),
+        (workloads, "**.dnsPolicy", json!("ClusterFirst")),
+        (workloads, "**.restartPolicy", json!("Always")),
+        (workloads, "**.terminationGracePeriodSeconds", json!(30)),
+        (workloads, "**.schedulerName", json!("default-scheduler")),
+        (workloads, "**.securityContext", json!({})),
+        (
+            workloads,
+            "**.containers[].terminationMessagePath",
+            json!("/dev/termination-log"),
+        ),
+        (
+            workloads,
+            "**.containers[].terminationMessagePolicy",
+            json!("File"),
+        ),
+        (workloads, "**.containers[].ports[].protocol", json!("TCP")),
+        (workloads, "**.failureThreshold", json!(3)),
+        (workloads, "**.periodSeconds", json!(10)),
+        (workloads, "**.successThreshold", json!(1)),
+        (workloads, "**.timeoutSeconds", json!(1)),
+        (service, "spec.sessionAffinity", json!("None")),
+        (service, "spec.type", json!("ClusterIP")),
+        (service, "spec.internalTrafficPolicy", json!("Cluster")),
+        (service, "spec.ipFamilyPolicy", json!("SingleStack")),
+    ];
+    for (types, glob, value) in defaults {
+        hooks = hooks.default_value(types(), glob, value);
+    }
+    hooks = hooks
+        .default_value(service(), "spec.ports[].protocol", json!("TCP"))
+        .order_by(any(), "**.containers", &["name"])
+        .order_by(any(), "**.initContainers", &["name"])
+        .order_by(any(), "**.env", &["name"])
+        .order_by(any(), "**.volumes", &["name"])
+        .order_by(any(), "**.volumeMounts", &["mountPath"])
+        .order_by(any(), "**.imagePullSecrets", &["name"])
+        .order_by(
+            any(),
+            "**.containers[].ports",
+            &["containerPort", "protocol"],
+        )
+        .order_by(service(), "spec.ports", &["port", "protocol"])
+        .mask(
+            TypeMatch::of(&["K8s::Core::Secret"]),
+            &["data.*", "stringData.*"],
+        );
+    hooks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chant_lexicon::{Counterpart, DeepNode, Side};
+
+    fn node<'a>(
+        entity_type: &'a str,
+        pattern: &'a str,
+        value: &'a Value,
+        side: Side,
+        counterpart: Counterpart,
+    ) -> DeepNode<'a> {
+        DeepNode {
+            entity_type,
+            path: pattern,
+            pattern,
+            key: pattern.rsplit('.').next().unwrap_or(pattern),
+            value,
+            side,
+            counterpart,
+        }
+    }
+
+    #[test]
+    fn server_fields_go_defaults_go_only_where_undeclared_and_secrets_are_masked() {
+        let h = hooks();
+        let v = json!("x");
+        assert!(h.prunes(&node(
+            "K8s::Core::ConfigMap",
+            "metadata.uid",
+            &v,
+            Side::Declared,
+            Counterpart::Unknown
+        )));
+        assert!(h.prunes(&node(
+            "K8s::Core::ConfigMap",
+            "status",
+            &v,
+            Side::Live,
+            Counterpart::Unknown
+        )));
+        let ten = json!(10);
+        assert!(h.prunes(&node(
+            "K8s::Apps::Deployment",
+            "spec.revisionHistoryLimit",
+            &ten,
+            Side::Live,
+            Counterpart::Absent
+        )));
+        assert!(!h.prunes(&node(
+            "K8s::Apps::Deployment",
+            "spec.revisionHistoryLimit",
+            &ten,
+            Side::Live,
+            Counterpart::Present
+        )));
+        let five = json!(5);
+        assert!(!h.prunes(&node(
+            "K8s::Apps::Deployment",
+            "spec.revisionHistoryLimit",
+            &five,
+            Side::Live,
+            Counterpart::Absent
+        )));
+        let tcp = json!("TCP");
+        assert!(h.prunes(&node(
+            "K8s::Apps::Deployment",
+            "spec.template.spec.containers[].ports[].protocol",
+            &tcp,
+            Side::Live,
+            Counterpart::Absent
+        )));
+        assert!(h.masks(&node(
+            "K8s::Core::Secret",
+            "data.password",
+            &v,
+            Side::Live,
+            Counterpart::Present
+        )));
+        assert!(!h.masks(&node(
+            "K8s::Core::ConfigMap",
+            "data.password",
+            &v,
+            Side::Live,
+            Counterpart::Present
+        )));
+    }
+}

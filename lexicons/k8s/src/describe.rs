@@ -1,0 +1,160 @@
+//! `describe_resources`: the tri-state per declared object, the undeclared objects the
+//! LISTs returned (so `plan` can propose deletes for owned ones), and runtime children.
+
+use crate::kinds::{KindInfo, entity_type};
+use crate::naming::{self, Nameable};
+use crate::ownership::verdict;
+use crate::reader::{Read, Reads, read_entities};
+use crate::session::Session;
+use crate::status::{attributes, status_word};
+use crate::sweep::{Owners, makes_children, sweep};
+use chant_lexicon::{
+    DeclaredEntity, Observation, ObserveRequest, OwnerChain, Ownership, ProjectMarker,
+    ResourceMetadata, UnobservedEntity, UnobservedReason,
+};
+use serde_json::Value;
+use std::collections::{BTreeSet, HashMap};
+
+pub async fn describe(session: &Session, request: &ObserveRequest, pool: usize) -> Observation {
+    let entities: &[DeclaredEntity] = &request.entities;
+    let reads = read_entities(session, entities, request.namespace.as_deref(), pool).await;
+    let mut out = Observation::new();
+    let mut declared_uids = HashMap::new();
+    let mut sweep_namespaces = BTreeSet::new();
+    for (entity, read) in entities.iter().zip(&reads.entities) {
+        if let Some(q) = &read.queried {
+            out.queried(&entity.name, q.clone());
+        }
+        match &read.read {
+            Read::Absent => {}
+            Read::Unobserved(reason, detail) => {
+                let mut entry = UnobservedEntity::new(*reason)
+                    .typed(&entity.entity_type)
+                    .detail(detail);
+                entry.queried = read.queried.clone();
+                out.unobserved(&entity.name, entry);
+            }
+            Read::Present(object) => {
+                if let Some(uid) = object["metadata"]["uid"].as_str() {
+                    declared_uids.insert(uid.to_owned(), entity.name.clone());
+                }
+                if let Some(ns) = object["metadata"]["namespace"].as_str()
+                    && makes_children(&entity.entity_type)
+                {
+                    sweep_namespaces.insert(ns.to_owned());
+                }
+                let meta = metadata(object, &entity.entity_type, &request.project);
+                if request.owned && meta.ownership() != Ownership::Owned {
+                    let mut entry = UnobservedEntity::new(UnobservedReason::Filtered)
+                        .typed(&entity.entity_type)
+                        .detail(format!(
+                            "the live object carries no marker of stack \"{}\" env \"{}\" and --owned was requested",
+                            request.project.stack, request.project.env
+                        ));
+                    entry.queried = read.queried.clone();
+                    out.unobserved(&entity.name, entry);
+                } else {
+                    out.present(&entity.name, meta);
+                }
+            }
+        }
+    }
+    let (swept, notes) = sweep(session, &sweep_namespaces, &reads.listed, pool).await;
+    for note in notes {
+        out.note(note);
+    }
+    report_undeclared(&mut out, request, &reads, &swept, declared_uids);
+    out
+}
+
+/// Objects the LISTs and the sweep returned that nothing declares: orphans of declared
+/// kinds (keyed by entity name) and runtime children (keyed `<Kind>/<ns>/<name>`).
+fn report_undeclared(
+    out: &mut Observation,
+    request: &ObserveRequest,
+    reads: &Reads,
+    swept: &[crate::reader::Listed],
+    declared_uids: HashMap<String, String>,
+) {
+    let all_objects = reads
+        .listed
+        .iter()
+        .chain(swept)
+        .flat_map(|l| l.items.iter());
+    let owners = Owners::new(&request.entities, declared_uids.clone(), all_objects);
+    let declared_names: BTreeSet<String> =
+        request.entities.iter().map(|e| e.name.clone()).collect();
+
+    let orphans: Vec<(&KindInfo, &Value)> = reads
+        .listed
+        .iter()
+        .flat_map(|l| l.items.iter().map(move |o| (&l.info, o)))
+        .filter(|(_, o)| !is_declared(o, &declared_uids))
+        .collect();
+    let nameables: Vec<Nameable<'_>> = orphans.iter().map(|(_, o)| Nameable::of(o)).collect();
+    let names = naming::assign(&nameables, &declared_names);
+    for ((info, object), name) in orphans.into_iter().zip(names) {
+        let mut meta = metadata(object, &info.entity_type(), &request.project);
+        let chain = owners.chain(object);
+        if request.owned && meta.ownership() != Ownership::Owned {
+            continue;
+        }
+        if chain != OwnerChain::Unowned {
+            meta.owner_chain = Some(chain);
+        }
+        out.present(name, meta);
+    }
+
+    for listed in swept {
+        for object in &listed.items {
+            if is_declared(object, &declared_uids) {
+                continue;
+            }
+            let chain = owners.chain(object);
+            let rooted = matches!(chain, OwnerChain::Declared { .. });
+            if !rooted && listed.info.kind != "Pod" {
+                continue;
+            }
+            let meta = metadata(object, &listed.info.entity_type(), &request.project);
+            if request.owned && !rooted && meta.ownership() != Ownership::Owned {
+                continue;
+            }
+            let key = format!(
+                "{}/{}/{}",
+                listed.info.kind,
+                object["metadata"]["namespace"].as_str().unwrap_or_default(),
+                object["metadata"]["name"].as_str().unwrap_or_default()
+            );
+            let mut meta = meta;
+            meta.owner_chain = Some(chain);
+            out.present(key, meta);
+        }
+    }
+}
+
+fn is_declared(object: &Value, declared_uids: &HashMap<String, String>) -> bool {
+    object["metadata"]["uid"]
+        .as_str()
+        .is_some_and(|uid| declared_uids.contains_key(uid))
+}
+
+/// The thin view of one live object.
+pub fn metadata(object: &Value, entity: &str, project: &ProjectMarker) -> ResourceMetadata {
+    let (ownership, marker) = verdict(object, project);
+    let mut meta = ResourceMetadata::new(entity, status_word(object))
+        .with_ownership(ownership)
+        .with_marker(marker);
+    meta.physical_id = object["metadata"]["uid"].as_str().map(str::to_owned);
+    meta.last_updated = object["metadata"]["creationTimestamp"]
+        .as_str()
+        .map(str::to_owned);
+    meta.attributes = attributes(object);
+    meta
+}
+
+/// The entity type of a live object.
+pub fn type_of(object: &Value) -> String {
+    let api_version = object["apiVersion"].as_str().unwrap_or_default();
+    let (group, _) = crate::kinds::split_api_version(api_version);
+    entity_type(group, object["kind"].as_str().unwrap_or_default())
+}

@@ -1,0 +1,252 @@
+//! The k8s lexicon: its factory (chant.toml → a configured lexicon) and its hooks.
+
+use crate::binding::{BindRequest, bind};
+use crate::declared::{Sources, read_declared};
+use crate::session::{Session, bind_reason};
+use crate::settings::{DEFAULT_EXEC_ALLOWLIST, EnvironmentSettings, SourceSettings};
+use crate::{NAME, deep, describe, disruption, export, identity, stack_status, teardown};
+use async_trait::async_trait;
+use chant_lexicon::exec::{Exec, SystemExec};
+use chant_lexicon::ownership::{LABEL_OWNERSHIP_KEYS, OwnershipChannel};
+use chant_lexicon::settings::parse_settings;
+use chant_lexicon::{
+    DeclaredEntity, DeepObservation, DescribeResult, DisruptionRequest, DisruptionVerdict,
+    ExportRequest, ExportedTemplate, GeneratedFile, HookError, HookResult, IdentityAnswer,
+    IdentityRequest, Lexicon, LexiconFactory, NormalizationHooks, Observation, ObserveRequest,
+    ProjectContext, ReadPath, SourceDiagnostic, StackStatus, StackStatusRequest, TeardownOutcome,
+    TeardownPlan, TeardownRequest,
+};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The default read pool.
+pub const DEFAULT_CONCURRENCY: usize = 16;
+
+pub struct K8sFactory;
+
+impl LexiconFactory for K8sFactory {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn create(&self, project: &ProjectContext) -> Result<Arc<dyn Lexicon>, SourceDiagnostic> {
+        let settings = parse_settings::<SourceSettings, EnvironmentSettings>(project, NAME)?;
+        Ok(Arc::new(K8sLexicon::new(
+            project.root.clone(),
+            settings.source,
+            settings.environments,
+            Arc::new(SystemExec),
+        )))
+    }
+}
+
+pub struct K8sLexicon {
+    root: PathBuf,
+    sources: Sources,
+    settings: SourceSettings,
+    environments: BTreeMap<String, EnvironmentSettings>,
+    exec: Arc<dyn Exec>,
+    warned: Mutex<BTreeSet<String>>,
+}
+
+impl K8sLexicon {
+    pub fn new(
+        root: PathBuf,
+        settings: SourceSettings,
+        environments: BTreeMap<String, EnvironmentSettings>,
+        exec: Arc<dyn Exec>,
+    ) -> Self {
+        K8sLexicon {
+            sources: Sources {
+                root: root.clone(),
+                entries: settings.source.to_vec(),
+                kustomize: settings.kustomize.clone(),
+            },
+            root,
+            settings,
+            environments,
+            exec,
+            warned: Mutex::new(BTreeSet::new()),
+        }
+    }
+
+    fn exec_allowlist(&self) -> Vec<String> {
+        self.settings
+            .allowed_exec_plugins
+            .clone()
+            .unwrap_or_else(|| {
+                DEFAULT_EXEC_ALLOWLIST
+                    .iter()
+                    .map(|s| (*s).to_owned())
+                    .collect()
+            })
+    }
+
+    pub fn environment(&self, environment: &str) -> Option<&EnvironmentSettings> {
+        self.environments.get(environment)
+    }
+
+    /// Bind to the environment's cluster. An environment that pins no context warns once.
+    pub(crate) async fn session(
+        &self,
+        environment: &str,
+        timeout: Duration,
+    ) -> Result<Session, crate::binding::BindError> {
+        let allowlist = self.exec_allowlist();
+        let binding = bind(&BindRequest {
+            environment,
+            settings: self.environments.get(environment),
+            project_root: &self.root,
+            exec_allowlist: &allowlist,
+            timeout,
+        })
+        .await?;
+        if binding.ambient
+            && self
+                .warned
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(environment.to_owned())
+        {
+            tracing::warn!("{}", unpinned_warning(environment));
+        }
+        Ok(Session::new(binding))
+    }
+
+    pub(crate) fn pool(&self, request_concurrency: Option<usize>) -> usize {
+        request_concurrency
+            .or(self.settings.concurrency)
+            .unwrap_or(DEFAULT_CONCURRENCY)
+            .max(1)
+    }
+}
+
+pub fn unpinned_warning(environment: &str) -> String {
+    format!(
+        "[k8s] no cluster binding for environment \"{environment}\" (environments.{environment}.k8s.context in chant.toml) — observing whatever kubeconfig context is current. Pin the context so this environment can never read another cluster."
+    )
+}
+
+/// Default request timeout for hooks whose request carries none.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+#[async_trait]
+impl Lexicon for K8sLexicon {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn version(&self) -> &str {
+        env!("CARGO_PKG_VERSION")
+    }
+
+    fn concurrency(&self) -> usize {
+        self.settings.concurrency.unwrap_or(DEFAULT_CONCURRENCY)
+    }
+
+    fn ownership_channel(&self) -> Option<OwnershipChannel> {
+        Some(OwnershipChannel {
+            keys: LABEL_OWNERSHIP_KEYS,
+            reads: vec![
+                ReadPath::DescribeResources,
+                ReadPath::ObserveResourcesDeep,
+                ReadPath::ExportResources,
+            ],
+        })
+    }
+
+    fn normalization_hooks(&self) -> NormalizationHooks {
+        deep::hooks()
+    }
+
+    fn allowed_targets(&self, environment: &str) -> Option<Vec<String>> {
+        self.environments
+            .get(environment)
+            .and_then(|e| e.allowed_targets.clone())
+    }
+
+    async fn declared(&self) -> Result<Vec<DeclaredEntity>, SourceDiagnostic> {
+        read_declared(&self.sources, self.exec.as_ref()).await
+    }
+
+    async fn describe_resources(&self, request: &ObserveRequest) -> HookResult<DescribeResult> {
+        let session = match self
+            .session(&request.environment, request.request_timeout)
+            .await
+        {
+            Ok(session) => session,
+            Err(error) => {
+                return Ok(Observation::all_unobserved(
+                    request
+                        .entities
+                        .iter()
+                        .map(|e| (e.name.as_str(), Some(e.entity_type.as_str()))),
+                    bind_reason(&error),
+                    Some(&error.to_string()),
+                )
+                .into());
+            }
+        };
+        let mut observation =
+            describe::describe(&session, request, self.pool(request.concurrency)).await;
+        if session.binding.ambient {
+            observation.note(unpinned_warning(&request.environment));
+        }
+        Ok(observation.into())
+    }
+
+    async fn observe_resources_deep(
+        &self,
+        request: &ObserveRequest,
+    ) -> HookResult<DeepObservation> {
+        deep::observe(self, request).await
+    }
+
+    async fn export_resources(&self, request: &ExportRequest) -> HookResult<ExportedTemplate> {
+        export::export(self, request).await
+    }
+
+    fn generate_source(&self, template: &ExportedTemplate) -> HookResult<Vec<GeneratedFile>> {
+        export::generate(template)
+    }
+
+    async fn describe_identity(&self, request: &IdentityRequest) -> HookResult<IdentityAnswer> {
+        Ok(identity::describe(self, request).await)
+    }
+
+    async fn teardown_owned(&self, request: &TeardownRequest) -> HookResult<TeardownPlan> {
+        teardown::plan(self, request).await
+    }
+
+    async fn execute_teardown(
+        &self,
+        request: &TeardownRequest,
+        plan: &TeardownPlan,
+    ) -> HookResult<TeardownOutcome> {
+        teardown::execute(self, request, plan).await
+    }
+
+    async fn classify_disruption(
+        &self,
+        request: &DisruptionRequest,
+    ) -> HookResult<BTreeMap<String, DisruptionVerdict>> {
+        Ok(disruption::classify(request))
+    }
+
+    async fn describe_stack_status(
+        &self,
+        request: &StackStatusRequest,
+    ) -> HookResult<Option<StackStatus>> {
+        Ok(stack_status::describe(self, request).await)
+    }
+}
+
+/// A whole-hook failure to bind, for hooks that have no per-entity envelope.
+pub(crate) fn bind_failed(error: &crate::binding::BindError) -> HookError {
+    match error {
+        crate::binding::BindError::ExecNotAllowed(m) => HookError::Refused(m.clone()),
+        crate::binding::BindError::Kubeconfig(m) => HookError::Failed(m.clone()),
+    }
+}

@@ -1,0 +1,242 @@
+//! Reading declared objects: one paginated LIST per kind and namespace shared by several
+//! declared objects (label-agnostic), one GET otherwise, and per-object GETs where a LIST
+//! is forbidden. Every read goes through a bounded pool.
+
+use crate::kinds::KindInfo;
+use crate::session::{Session, Target, Unaddressable};
+use chant_lexicon::{DeclaredEntity, UnobservedReason, bounded_concurrently};
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap};
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Read {
+    Present(Value),
+    Absent,
+    Unobserved(UnobservedReason, String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EntityRead {
+    pub read: Read,
+    /// The exact request path.
+    pub queried: Option<String>,
+    pub target: Option<Target>,
+}
+
+/// Everything a LIST of one kind in one namespace returned.
+#[derive(Clone, Debug)]
+pub struct Listed {
+    pub info: KindInfo,
+    pub namespace: Option<String>,
+    pub items: Vec<Value>,
+}
+
+pub struct Reads {
+    /// In the order of the declared entities.
+    pub entities: Vec<EntityRead>,
+    pub listed: Vec<Listed>,
+}
+
+enum Task {
+    List(Vec<usize>),
+    Get(usize),
+}
+
+pub async fn read_entities(
+    session: &Session,
+    entities: &[DeclaredEntity],
+    cli_namespace: Option<&str>,
+    pool: usize,
+) -> Reads {
+    let targets = bounded_concurrently((0..entities.len()).collect(), pool, |i| {
+        session.target(&entities[i], cli_namespace)
+    })
+    .await;
+    let mut results: Vec<Option<EntityRead>> = vec![None; entities.len()];
+    let mut groups: BTreeMap<(String, String, String, String), Vec<usize>> = BTreeMap::new();
+    let mut resolved: Vec<Option<Target>> = vec![None; entities.len()];
+    for (i, target) in targets.into_iter().enumerate() {
+        match target {
+            Ok(t) => {
+                let key = (
+                    t.info.group.clone(),
+                    t.info.version.clone(),
+                    t.info.plural.clone(),
+                    t.namespace.clone().unwrap_or_default(),
+                );
+                groups.entry(key).or_default().push(i);
+                resolved[i] = Some(t);
+            }
+            Err(Unaddressable::NotServed { detail }) => {
+                tracing::debug!("{}: {detail}", entities[i].name);
+                results[i] = Some(EntityRead {
+                    read: Read::Absent,
+                    queried: None,
+                    target: None,
+                });
+            }
+            Err(Unaddressable::Unobserved { reason, detail }) => {
+                results[i] = Some(EntityRead {
+                    read: Read::Unobserved(reason, detail),
+                    queried: None,
+                    target: None,
+                });
+            }
+        }
+    }
+    let tasks: Vec<Task> = groups
+        .into_values()
+        .flat_map(|members| {
+            if members.len() > 1 {
+                vec![Task::List(members)]
+            } else {
+                members.into_iter().map(Task::Get).collect()
+            }
+        })
+        .collect();
+    let resolved = &resolved;
+    let outcomes = bounded_concurrently(tasks, pool, |task| async move {
+        match task {
+            Task::Get(i) => {
+                let target = resolved[i].as_ref().expect("a resolved target");
+                vec![(i, get(session, target).await)]
+            }
+            Task::List(members) => list_group(session, resolved, members).await,
+        }
+    })
+    .await;
+    let mut listed = Vec::new();
+    let mut fallback = Vec::new();
+    for outcome in outcomes.into_iter().flatten() {
+        match outcome {
+            (i, Outcome::Done(read)) => results[i] = Some(read),
+            (i, Outcome::Forbidden) => fallback.push(i),
+            (_, Outcome::Listed(l)) => listed.push(l),
+        }
+    }
+    let gets = bounded_concurrently(fallback, pool, |i| async move {
+        let target = resolved[i].as_ref().expect("a resolved target");
+        (i, get(session, target).await)
+    })
+    .await;
+    for (i, outcome) in gets {
+        if let Outcome::Done(read) = outcome {
+            results[i] = Some(read);
+        }
+    }
+    Reads {
+        entities: results
+            .into_iter()
+            .map(|r| {
+                r.unwrap_or(EntityRead {
+                    read: Read::Unobserved(UnobservedReason::ReadFailed, "not read".into()),
+                    queried: None,
+                    target: None,
+                })
+            })
+            .collect(),
+        listed,
+    }
+}
+
+enum Outcome {
+    Done(EntityRead),
+    /// The LIST was forbidden: read this member with a GET instead.
+    Forbidden,
+    Listed(Listed),
+}
+
+async fn get(session: &Session, target: &Target) -> Outcome {
+    let path = target.path();
+    let read = match session.binding.cluster.get(&path).await {
+        Ok(object) => Read::Present(object),
+        Err(e) if e.is_not_found() => Read::Absent,
+        Err(e) => {
+            let (reason, detail) = session.classify(&e);
+            Read::Unobserved(reason, detail)
+        }
+    };
+    Outcome::Done(EntityRead {
+        read,
+        queried: Some(path),
+        target: Some(target.clone()),
+    })
+}
+
+async fn list_group(
+    session: &Session,
+    resolved: &[Option<Target>],
+    members: Vec<usize>,
+) -> Vec<(usize, Outcome)> {
+    let first = resolved[members[0]].as_ref().expect("a resolved target");
+    let collection = first.collection();
+    match session.binding.cluster.list(&collection, None).await {
+        Ok(items) => {
+            let by_name: HashMap<&str, &Value> = items
+                .iter()
+                .filter_map(|o| Some((o["metadata"]["name"].as_str()?, o)))
+                .collect();
+            let mut out: Vec<(usize, Outcome)> = members
+                .iter()
+                .map(|&i| {
+                    let target = resolved[i].as_ref().expect("a resolved target");
+                    let read = match by_name.get(target.name.as_str()) {
+                        Some(object) => Read::Present((*object).clone()),
+                        None => Read::Absent,
+                    };
+                    (
+                        i,
+                        Outcome::Done(EntityRead {
+                            read,
+                            queried: Some(collection.clone()),
+                            target: Some(target.clone()),
+                        }),
+                    )
+                })
+                .collect();
+            out.push((
+                usize::MAX,
+                Outcome::Listed(Listed {
+                    info: first.info.clone(),
+                    namespace: first.namespace.clone(),
+                    items,
+                }),
+            ));
+            out
+        }
+        Err(e) if e.is_forbidden() => members
+            .into_iter()
+            .map(|i| (i, Outcome::Forbidden))
+            .collect(),
+        Err(e) if e.is_not_found() => members
+            .into_iter()
+            .map(|i| {
+                let target = resolved[i].as_ref().expect("a resolved target");
+                (
+                    i,
+                    Outcome::Done(EntityRead {
+                        read: Read::Absent,
+                        queried: Some(collection.clone()),
+                        target: Some(target.clone()),
+                    }),
+                )
+            })
+            .collect(),
+        Err(e) => {
+            let (reason, detail) = session.classify(&e);
+            members
+                .into_iter()
+                .map(|i| {
+                    (
+                        i,
+                        Outcome::Done(EntityRead {
+                            read: Read::Unobserved(reason, detail.clone()),
+                            queried: Some(collection.clone()),
+                            target: resolved[i].clone(),
+                        }),
+                    )
+                })
+                .collect()
+        }
+    }
+}

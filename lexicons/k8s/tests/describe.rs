@@ -1,0 +1,252 @@
+//! describe_resources against the fake API server: the LIST fast path and its GET
+//! fallback, queried addresses, namespace defaulting, orphans, runtime children, and the
+//! binding's refusals.
+
+mod common;
+
+use chant_lexicon::{DescribeResult, Observation, OwnerChain, Ownership, UnobservedReason};
+use chant_testkit::kube_api::{FakeKubeApi, Fault, KubeconfigSpec};
+use common::{OURS, config_map, project, project_with, request};
+
+const PINNED: &str = "context = \"fake\"\nnamespace = \"shop\"";
+
+fn observed(result: DescribeResult) -> Observation {
+    result.normalize()
+}
+
+#[tokio::test]
+async fn objects_sharing_a_kind_and_namespace_are_read_with_one_list() {
+    let server = FakeKubeApi::start();
+    let declared: String = (0..5)
+        .map(|i| config_map(&format!("c{i}"), None, OURS))
+        .collect();
+    let live: String = (0..5)
+        .map(|i| config_map(&format!("c{i}"), Some("shop"), OURS))
+        .collect();
+    server.seed_yaml(&live);
+    server.seed_yaml(&config_map("stray", Some("shop"), OURS));
+    let p = project(&server, &declared, PINNED);
+    let req = request(&p).await;
+    server.clear_requests();
+    let obs = observed(p.lexicon.describe_resources(&req).await.unwrap());
+    for i in 0..5 {
+        assert_eq!(obs.resources[&format!("configMapC{i}")].status, "PRESENT");
+    }
+    assert_eq!(
+        obs.queried["configMapC0"],
+        "/api/v1/namespaces/shop/configmaps"
+    );
+    let requests = server.requests();
+    assert_eq!(requests.len(), 1, "{requests:?}");
+    assert_eq!(requests[0].path, "/api/v1/namespaces/shop/configmaps");
+    assert!(requests[0].query.get("labelSelector").is_none());
+    // The undeclared object the LIST returned is reported, owned, so plan can delete it.
+    let stray = &obs.resources["configMapStray"];
+    assert_eq!(stray.ownership(), Ownership::Owned);
+}
+
+#[tokio::test]
+async fn a_forbidden_list_falls_back_to_gets() {
+    let server = FakeKubeApi::start();
+    let declared = format!("{}{}", config_map("a", None, ""), config_map("b", None, ""));
+    server.seed_yaml(&config_map("a", Some("shop"), ""));
+    server.fault(
+        Fault::on("/api/v1/namespaces/shop/configmaps")
+            .method("GET")
+            .status(403, "Forbidden", "list is forbidden"),
+    );
+    let p = project(&server, &declared, PINNED);
+    let req = request(&p).await;
+    server.clear_requests();
+    let obs = observed(p.lexicon.describe_resources(&req).await.unwrap());
+    assert!(obs.resources.contains_key("configMapA"));
+    assert!(
+        !obs.resources.contains_key("configMapB") && !obs.unobserved.contains_key("configMapB")
+    );
+    assert_eq!(
+        obs.queried["configMapB"],
+        "/api/v1/namespaces/shop/configmaps/b"
+    );
+    let paths: Vec<String> = server.requests().iter().map(|r| r.path.clone()).collect();
+    assert_eq!(paths.len(), 3, "{paths:?}");
+}
+
+#[tokio::test]
+async fn namespace_defaulting_is_visible_and_the_cli_namespace_is_only_a_default() {
+    let server = FakeKubeApi::start();
+    let declared = format!(
+        "{}{}",
+        config_map("a", None, ""),
+        config_map("b", Some("pinned"), "")
+    );
+    let p = project(&server, &declared, "context = \"fake\"");
+    let mut req = request(&p).await;
+    let obs = observed(p.lexicon.describe_resources(&req).await.unwrap());
+    // Context namespace (the kubeconfig says shop) for a, the declared one for b.
+    assert_eq!(
+        obs.queried["configMapA"],
+        "/api/v1/namespaces/shop/configmaps/a"
+    );
+    assert_eq!(
+        obs.queried["configMapB"],
+        "/api/v1/namespaces/pinned/configmaps/b"
+    );
+    req.namespace = Some("cli".into());
+    let obs = observed(p.lexicon.describe_resources(&req).await.unwrap());
+    assert_eq!(
+        obs.queried["configMapA"],
+        "/api/v1/namespaces/cli/configmaps/a"
+    );
+    assert_eq!(
+        obs.queried["configMapB"],
+        "/api/v1/namespaces/pinned/configmaps/b"
+    );
+}
+
+#[tokio::test]
+async fn status_words_conditions_and_runtime_children() {
+    let server = FakeKubeApi::start();
+    let deployment = "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  replicas: 3\n";
+    server.seed_yaml(&format!(
+        "{deployment}status:\n  replicas: 3\n  readyReplicas: 1\n  conditions:\n  - type: Available\n    status: \"False\"\n    reason: MinimumReplicasUnavailable\n"
+    ));
+    let web = server
+        .object("apps/v1", "Deployment", "shop", "web")
+        .unwrap();
+    let uid = web["metadata"]["uid"].as_str().unwrap().to_owned();
+    server.seed_yaml(&format!(
+        "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: web-abc\n  namespace: shop\n  uid: rs-1\n  ownerReferences:\n  - {{apiVersion: apps/v1, kind: Deployment, name: web, uid: {uid}, controller: true}}\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: web-abc-1\n  namespace: shop\n  ownerReferences:\n  - {{apiVersion: apps/v1, kind: ReplicaSet, name: web-abc, uid: rs-1, controller: true}}\nstatus:\n  phase: Running\n  containerStatuses:\n  - state: {{waiting: {{reason: CrashLoopBackOff}}}}\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: loner\n  namespace: shop\nstatus:\n  phase: Running\n"
+    ));
+    let p = project(&server, deployment, PINNED);
+    let req = request(&p).await;
+    let obs = observed(p.lexicon.describe_resources(&req).await.unwrap());
+    let web = &obs.resources["deploymentWeb"];
+    assert_eq!(web.status, "PROGRESSING(1/3)");
+    assert_eq!(
+        web.attributes["conditions"][0],
+        "Available=MinimumReplicasUnavailable"
+    );
+    assert_eq!(web.ownership(), Ownership::Foreign);
+    let declared = OwnerChain::Declared {
+        entity: "deploymentWeb".into(),
+    };
+    assert_eq!(
+        obs.resources["ReplicaSet/shop/web-abc"].owner_chain,
+        Some(declared.clone())
+    );
+    let pod = &obs.resources["Pod/shop/web-abc-1"];
+    assert_eq!(pod.owner_chain, Some(declared));
+    assert_eq!(pod.status, "CrashLoopBackOff");
+    assert_eq!(
+        obs.resources["Pod/shop/loner"].owner_chain,
+        Some(OwnerChain::Unowned)
+    );
+}
+
+#[tokio::test]
+async fn a_missing_pinned_context_is_no_binding_and_never_another_context() {
+    let server = FakeKubeApi::start();
+    server.seed_yaml(&config_map("a", Some("shop"), ""));
+    let p = project(&server, &config_map("a", None, ""), "context = \"prod\"");
+    let req = request(&p).await;
+    let obs = observed(p.lexicon.describe_resources(&req).await.unwrap());
+    let entry = &obs.unobserved["configMapA"];
+    assert_eq!(entry.reason, UnobservedReason::NoBinding);
+    assert!(
+        entry
+            .detail
+            .as_deref()
+            .unwrap()
+            .contains("no context named \"prod\" (it has \"fake\")")
+    );
+    assert_eq!(server.request_count(), 0);
+}
+
+#[tokio::test]
+async fn an_unpinned_environment_reads_the_current_context_and_says_so() {
+    let server = FakeKubeApi::start();
+    server.seed_yaml(&config_map("a", Some("shop"), ""));
+    let p = project(&server, &config_map("a", None, ""), "");
+    let req = request(&p).await;
+    let obs = observed(p.lexicon.describe_resources(&req).await.unwrap());
+    assert!(obs.resources.contains_key("configMapA"));
+    assert_eq!(obs.notes.len(), 1);
+    assert!(obs.notes[0].contains("no cluster binding for environment \"dev\""));
+}
+
+#[tokio::test]
+async fn a_disallowed_exec_plugin_is_refused_before_any_request() {
+    let server = FakeKubeApi::start();
+    let spec = KubeconfigSpec::new("fake").exec("/opt/bin/credential-thief");
+    let p = project_with(&server, &config_map("a", None, ""), PINNED, "", &spec);
+    let req = request(&p).await;
+    let obs = observed(p.lexicon.describe_resources(&req).await.unwrap());
+    let entry = &obs.unobserved["configMapA"];
+    assert_eq!(entry.reason, UnobservedReason::NoCredentials);
+    assert!(
+        entry
+            .detail
+            .as_deref()
+            .unwrap()
+            .contains("\"/opt/bin/credential-thief\"")
+    );
+    assert_eq!(server.request_count(), 0);
+
+    // chant.toml's list replaces the default one.
+    let allowed = project_with(
+        &server,
+        &config_map("a", None, ""),
+        PINNED,
+        "allowed_exec_plugins = [\"aws\"]",
+        &KubeconfigSpec::new("fake").exec("kubelogin"),
+    );
+    let req = request(&allowed).await;
+    let obs = observed(allowed.lexicon.describe_resources(&req).await.unwrap());
+    assert!(
+        obs.unobserved["configMapA"]
+            .detail
+            .as_deref()
+            .unwrap()
+            .contains("\"kubelogin\"")
+    );
+}
+
+#[tokio::test]
+async fn throttling_is_retried_then_answered() {
+    let server = FakeKubeApi::start();
+    server.seed_yaml(&config_map("a", Some("shop"), ""));
+    server.fault(
+        Fault::on("/api/v1/namespaces/shop/configmaps/a")
+            .status(429, "TooManyRequests", "slow down")
+            .retry_after(0)
+            .times(2),
+    );
+    let p = project(&server, &config_map("a", None, ""), PINNED);
+    let req = request(&p).await;
+    let obs = observed(p.lexicon.describe_resources(&req).await.unwrap());
+    assert!(obs.resources.contains_key("configMapA"));
+    assert_eq!(server.request_count(), 3);
+}
+
+#[tokio::test]
+async fn a_served_crd_kind_is_resolved_through_discovery() {
+    let server = FakeKubeApi::start();
+    server.seed_yaml("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\nspec:\n  group: example.com\n  scope: Namespaced\n  names: {kind: Widget, plural: widgets}\n  versions: [{name: v1, served: true}]\n---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: shop}\nstatus:\n  conditions: [{type: Ready, status: \"True\"}]\n");
+    server.fault(Fault::on("/apis/other.io/v1").status(
+        503,
+        "ServiceUnavailable",
+        "aggregated API down",
+    ));
+    let declared = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n---\napiVersion: other.io/v1\nkind: Gadget\nmetadata: {name: g}\n";
+    let p = project(&server, declared, PINNED);
+    let req = request(&p).await;
+    let obs = observed(p.lexicon.describe_resources(&req).await.unwrap());
+    let widget = &obs.resources["widgetW"];
+    assert_eq!(widget.entity_type, "K8s::Example::Widget");
+    assert_eq!(widget.status, "READY");
+    // A discovery that failed is never an absence.
+    assert_eq!(
+        obs.unobserved["gadgetG"].reason,
+        UnobservedReason::ReadFailed
+    );
+}

@@ -1,0 +1,504 @@
+//! A protocol-faithful fake Kubernetes API server on 127.0.0.1.
+//!
+//! Real HTTP (and HTTPS with a throwaway CA), legacy discovery (`/api`, `/apis`, group
+//! and group-version resource lists — no aggregated discovery, so a client must cope with
+//! a legacy-only server), GET and LIST of namespaced and cluster-scoped objects with label
+//! selectors and `limit`/`continue` paging, `Status` errors in the real wire shape,
+//! SelfSubjectReview, DELETE with `dryRun=All`, a bearer token check, injected latency and
+//! faults per path, and a request log. It is seeded from YAML; seeded
+//! CustomResourceDefinitions make their kinds served. The real `kube` client and the real
+//! `kubectl` both talk to it through [`FakeKubeApi::kubeconfig`].
+//!
+//! It runs on its own thread and runtime, so synchronous tests (which run the binary)
+//! can use it as well as async ones. Nagle is off on every connection.
+
+mod handler;
+mod resources;
+mod selector;
+mod store;
+mod tls;
+
+pub use handler::status_body;
+pub use resources::Served;
+pub use selector::LabelSelector;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use hyper::service::service_fn;
+use hyper_util::rt::TokioIo;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+use tokio::sync::oneshot;
+
+/// A request the server saw.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Logged {
+    pub method: String,
+    pub path: String,
+    pub query: BTreeMap<String, String>,
+}
+
+/// An injected fault: a `Status` error and/or extra delay on matching requests.
+#[derive(Clone, Debug)]
+pub struct Fault {
+    method: Option<String>,
+    path: String,
+    prefix: bool,
+    status: Option<(u16, String, String)>,
+    retry_after: Option<u64>,
+    delay: Duration,
+    times: Option<usize>,
+}
+
+impl Fault {
+    /// Requests to exactly this path (any method).
+    pub fn on(path: impl Into<String>) -> Self {
+        Fault {
+            method: None,
+            path: path.into(),
+            prefix: false,
+            status: None,
+            retry_after: None,
+            delay: Duration::ZERO,
+            times: None,
+        }
+    }
+
+    /// Requests to any path under `prefix`.
+    pub fn under(prefix: impl Into<String>) -> Self {
+        Fault {
+            prefix: true,
+            ..Fault::on(prefix)
+        }
+    }
+
+    pub fn method(mut self, method: &str) -> Self {
+        self.method = Some(method.to_uppercase());
+        self
+    }
+
+    /// Answer with a `Status` of this code, reason and message.
+    pub fn status(mut self, code: u16, reason: &str, message: &str) -> Self {
+        self.status = Some((code, reason.to_owned(), message.to_owned()));
+        self
+    }
+
+    pub fn retry_after(mut self, seconds: u64) -> Self {
+        self.retry_after = Some(seconds);
+        self
+    }
+
+    /// Hold the answer this much longer (a hung server, for timeouts).
+    pub fn delay(mut self, delay: Duration) -> Self {
+        self.delay = delay;
+        self
+    }
+
+    /// Only the first `n` matching requests.
+    pub fn times(mut self, n: usize) -> Self {
+        self.times = Some(n.max(1));
+        self
+    }
+
+    fn matches(&self, method: &str, path: &str) -> bool {
+        self.method.as_deref().is_none_or(|m| m == method)
+            && if self.prefix {
+                path.starts_with(&self.path)
+            } else {
+                path == self.path
+            }
+    }
+}
+
+/// What a generated kubeconfig says.
+#[derive(Clone, Debug)]
+pub struct KubeconfigSpec {
+    pub context: String,
+    pub namespace: Option<String>,
+    pub token: Option<String>,
+    /// A user authenticating through an exec credential plugin instead of a token.
+    pub exec_command: Option<String>,
+}
+
+impl KubeconfigSpec {
+    pub fn new(context: &str) -> Self {
+        KubeconfigSpec {
+            context: context.to_owned(),
+            namespace: None,
+            token: None,
+            exec_command: None,
+        }
+    }
+
+    pub fn namespace(mut self, namespace: &str) -> Self {
+        self.namespace = Some(namespace.to_owned());
+        self
+    }
+
+    pub fn token(mut self, token: &str) -> Self {
+        self.token = Some(token.to_owned());
+        self
+    }
+
+    pub fn exec(mut self, command: &str) -> Self {
+        self.exec_command = Some(command.to_owned());
+        self
+    }
+}
+
+pub(crate) struct State {
+    served: Vec<Served>,
+    store: store::Store,
+    latency: Duration,
+    faults: Vec<Fault>,
+    token: Option<String>,
+    users: BTreeMap<String, (String, Vec<String>)>,
+    log: Vec<Logged>,
+    deleted: Vec<String>,
+}
+
+pub struct FakeKubeApi {
+    addr: SocketAddr,
+    ca_pem: Option<String>,
+    state: Arc<Mutex<State>>,
+    shutdown: Option<oneshot::Sender<()>>,
+}
+
+impl FakeKubeApi {
+    /// Serve plain HTTP on a free port of 127.0.0.1.
+    pub fn start() -> Self {
+        Self::spawn(None)
+    }
+
+    /// Serve HTTPS with a throwaway CA (its certificate is in [`FakeKubeApi::ca_pem`]).
+    pub fn start_tls() -> Self {
+        Self::spawn(Some(tls::generate()))
+    }
+
+    fn spawn(tls: Option<tls::TlsMaterial>) -> Self {
+        let state = Arc::new(Mutex::new(State {
+            served: resources::builtin(),
+            store: store::Store::default(),
+            latency: Duration::ZERO,
+            faults: Vec::new(),
+            token: None,
+            users: BTreeMap::new(),
+            log: Vec::new(),
+            deleted: Vec::new(),
+        }));
+        let ca_pem = tls.as_ref().map(|t| t.ca_pem.clone());
+        let acceptor = tls.map(|t| t.acceptor);
+        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+        let (shutdown_tx, shutdown_rx) = oneshot::channel();
+        let served = state.clone();
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .expect("a runtime for the fake API server");
+            runtime.block_on(serve(served, acceptor, addr_tx, shutdown_rx));
+        });
+        let addr = addr_rx.recv().expect("the fake API server bound a port");
+        FakeKubeApi {
+            addr,
+            ca_pem,
+            state,
+            shutdown: Some(shutdown_tx),
+        }
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    pub fn url(&self) -> String {
+        let scheme = if self.ca_pem.is_some() {
+            "https"
+        } else {
+            "http"
+        };
+        format!("{scheme}://{}", self.addr)
+    }
+
+    pub fn ca_pem(&self) -> Option<&str> {
+        self.ca_pem.as_deref()
+    }
+
+    /// Add every document of a (multi-document) YAML text. Panics on bad input: the
+    /// seed is the test's own.
+    pub fn seed_yaml(&self, yaml: &str) -> &Self {
+        let docs: Vec<Value> = serde_saphyr::from_multiple(yaml).expect("seed YAML parses");
+        for doc in docs.into_iter().filter(|d| !d.is_null()) {
+            self.seed(doc);
+        }
+        self
+    }
+
+    /// Add one object (its kind must be served; a CRD makes its own kinds served).
+    pub fn seed(&self, object: Value) -> &Self {
+        let mut state = self.lock();
+        let api_version = object["apiVersion"].as_str().unwrap_or_default().to_owned();
+        let kind = object["kind"].as_str().unwrap_or_default().to_owned();
+        let (group, version) = match api_version.split_once('/') {
+            Some((g, v)) => (g.to_owned(), v.to_owned()),
+            None => (String::new(), api_version.clone()),
+        };
+        let served = state
+            .served
+            .iter()
+            .find(|s| s.group == group && s.version == version && s.kind == kind)
+            .cloned()
+            .unwrap_or_else(|| panic!("the fake cluster does not serve {api_version} {kind}"));
+        if kind == "CustomResourceDefinition" {
+            for s in resources::from_crd(&object) {
+                if !state.served.contains(&s) {
+                    state.served.push(s);
+                }
+            }
+        }
+        state.store.put(&served, object);
+        drop(state);
+        self
+    }
+
+    /// Added to every answer.
+    pub fn latency(&self, latency: Duration) -> &Self {
+        self.lock().latency = latency;
+        self
+    }
+
+    pub fn fault(&self, fault: Fault) -> &Self {
+        self.lock().faults.push(fault);
+        self
+    }
+
+    pub fn clear_faults(&self) -> &Self {
+        self.lock().faults.clear();
+        self
+    }
+
+    /// Answer 401 to any request without `Authorization: Bearer <token>`.
+    pub fn require_token(&self, token: &str) -> &Self {
+        self.lock().token = Some(token.to_owned());
+        self
+    }
+
+    /// The subject a SelfSubjectReview reports for a token.
+    pub fn user(&self, token: &str, username: &str, groups: &[&str]) -> &Self {
+        self.lock().users.insert(
+            token.to_owned(),
+            (
+                username.to_owned(),
+                groups.iter().map(|g| (*g).to_owned()).collect(),
+            ),
+        );
+        self
+    }
+
+    pub fn requests(&self) -> Vec<Logged> {
+        self.lock().log.clone()
+    }
+
+    pub fn request_count(&self) -> usize {
+        self.lock().log.len()
+    }
+
+    pub fn clear_requests(&self) {
+        self.lock().log.clear();
+    }
+
+    /// `<plural>/<namespace or ->/<name>` of every object actually deleted.
+    pub fn deleted(&self) -> Vec<String> {
+        self.lock().deleted.clone()
+    }
+
+    pub fn object_count(&self) -> usize {
+        self.lock().store.count()
+    }
+
+    /// A stored object, by apiVersion, kind, namespace (ignored for cluster kinds) and name.
+    pub fn object(
+        &self,
+        api_version: &str,
+        kind: &str,
+        namespace: &str,
+        name: &str,
+    ) -> Option<Value> {
+        let state = self.lock();
+        let served = state
+            .served
+            .iter()
+            .find(|s| s.api_version() == api_version && s.kind == kind)?;
+        state.store.get(served, namespace, name).cloned()
+    }
+
+    /// A kubeconfig that points at this server.
+    pub fn kubeconfig(&self, spec: &KubeconfigSpec) -> String {
+        let mut cluster = format!("    server: {}\n", self.url());
+        if let Some(ca) = &self.ca_pem {
+            cluster.push_str(&format!(
+                "    certificate-authority-data: {}\n",
+                base64(ca.as_bytes())
+            ));
+        }
+        let mut user = String::new();
+        if let Some(token) = &spec.token {
+            user.push_str(&format!("    token: {token}\n"));
+        }
+        if let Some(command) = &spec.exec_command {
+            user.push_str(&format!(
+                "    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: {command}\n      interactiveMode: Never\n"
+            ));
+        }
+        if user.is_empty() {
+            user.push_str("    {}\n");
+        }
+        let namespace = spec
+            .namespace
+            .as_ref()
+            .map(|ns| format!("    namespace: {ns}\n"))
+            .unwrap_or_default();
+        let name = &spec.context;
+        format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: {name}-cluster\n  cluster:\n{cluster}users:\n- name: {name}-user\n  user:\n{user}contexts:\n- name: {name}\n  context:\n    cluster: {name}-cluster\n    user: {name}-user\n{namespace}current-context: {name}\n"
+        )
+    }
+
+    /// Write [`FakeKubeApi::kubeconfig`] to `path`.
+    pub fn write_kubeconfig(&self, path: &Path, spec: &KubeconfigSpec) -> PathBuf {
+        std::fs::write(path, self.kubeconfig(spec)).expect("write the kubeconfig");
+        path.to_path_buf()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl Drop for FakeKubeApi {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+async fn serve(
+    state: Arc<Mutex<State>>,
+    acceptor: Option<tokio_rustls::TlsAcceptor>,
+    addr_tx: std::sync::mpsc::Sender<SocketAddr>,
+    mut shutdown: oneshot::Receiver<()>,
+) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind 127.0.0.1:0");
+    let _ = addr_tx.send(listener.local_addr().expect("a local address"));
+    loop {
+        tokio::select! {
+            _ = &mut shutdown => return,
+            accepted = listener.accept() => {
+                let Ok((stream, _)) = accepted else { continue };
+                let _ = stream.set_nodelay(true);
+                let state = state.clone();
+                let acceptor = acceptor.clone();
+                tokio::spawn(async move {
+                    let service = service_fn(move |req| respond(state.clone(), req));
+                    let http = hyper::server::conn::http1::Builder::new();
+                    match acceptor {
+                        Some(acceptor) => {
+                            if let Ok(tls) = acceptor.accept(stream).await {
+                                let _ = http.serve_connection(TokioIo::new(tls), service).await;
+                            }
+                        }
+                        None => {
+                            let _ = http.serve_connection(TokioIo::new(stream), service).await;
+                        }
+                    }
+                });
+            }
+        }
+    }
+}
+
+async fn respond(
+    state: Arc<Mutex<State>>,
+    req: hyper::Request<Incoming>,
+) -> Result<hyper::Response<Full<Bytes>>, Infallible> {
+    let method = req.method().as_str().to_owned();
+    let path = req.uri().path().to_owned();
+    let query = handler::parse_query(req.uri().query().unwrap_or_default());
+    let authorization = req
+        .headers()
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let body = req
+        .into_body()
+        .collect()
+        .await
+        .map(|b| b.to_bytes().to_vec())
+        .unwrap_or_default();
+    let (answer, delay) = {
+        let mut state = state.lock().unwrap_or_else(|p| p.into_inner());
+        handler::answer(
+            &mut state,
+            &handler::Request {
+                method: &method,
+                path: &path,
+                query,
+                authorization: authorization.as_deref(),
+                body: &body,
+            },
+        )
+    };
+    if !delay.is_zero() {
+        tokio::time::sleep(delay).await;
+    }
+    let mut response = hyper::Response::builder().status(answer.status);
+    for (name, value) in &answer.headers {
+        response = response.header(name, value);
+    }
+    Ok(response
+        .body(Full::new(Bytes::from(answer.body)))
+        .unwrap_or_else(|_| hyper::Response::new(Full::new(Bytes::new()))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_pads_like_the_standard() {
+        assert_eq!(base64(b"a"), "YQ==");
+        assert_eq!(base64(b"ab"), "YWI=");
+        assert_eq!(base64(b"abc"), "YWJj");
+    }
+}
