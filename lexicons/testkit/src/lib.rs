@@ -10,4 +10,3 @@ pub use chant_scripted::{LiveWorld, ScriptedFactory, ScriptedLexicon};
 pub use conformance::{Scenario, assert_observation_conformance};
 pub use exec::FakeExec;
 pub use http::{FakeHttp, Recorded, Reply};
-pub mod moto;
