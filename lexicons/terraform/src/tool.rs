@@ -195,7 +195,7 @@ pub fn summarize(text: &str) -> String {
     let errors: Vec<&str> = lines
         .iter()
         .filter(|l| l.starts_with("Error:") || l.starts_with("error:"))
-        .map(|l| l.splitn(2, ':').nth(1).unwrap_or_default().trim())
+        .map(|l| l.split_once(':').map_or("", |(_, rest)| rest).trim())
         .collect();
     let picked = if errors.is_empty() {
         lines.last().cloned().unwrap_or_default()

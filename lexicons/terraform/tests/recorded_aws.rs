@@ -377,7 +377,8 @@ async fn the_drift_plan_is_refresh_only_unlocked_and_never_json() {
     assert!(
         exec.lines()
             .iter()
-            .all(|l| !l.contains("-out") && !(l.contains("plan") && l.contains("-json")))
+            .filter(|l| l.contains(" plan "))
+            .all(|l| !l.contains("-out") && !l.contains("-json"))
     );
     let note = observation
         .notes
