@@ -1,6 +1,7 @@
 //! `chant.toml`: the project file. Found by walking up from the working directory (or
 //! `-C DIR`). Core validates its own structure; each lexicon validates its own sections.
 
+use chant_lexicon::declared::refine_unknown_field;
 use chant_lexicon::{ProjectContext, SourceDiagnostic, SourceSpan};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
@@ -71,7 +72,8 @@ impl Project {
         let raw: RawConfig = toml::from_str(text).map_err(|e| {
             let mut d = SourceDiagnostic::new(path, e.message().trim().to_owned());
             if let Some(span) = e.span() {
-                d = d.at(SourceSpan::new(span.start, span.end - span.start));
+                let span = SourceSpan::new(span.start, span.end - span.start);
+                d = d.at(refine_unknown_field(text, span, e.message()));
             }
             d.help(format!(
                 "see the `{FILE_NAME}` section of the README for the format"
@@ -149,7 +151,7 @@ impl Project {
         let defined: Vec<&str> = self.environments.keys().map(String::as_str).collect();
         let mut d =
             SourceDiagnostic::new(&self.config_path, format!("unknown environment `{name}`"));
-        if let Some(span) = self.environments.values().next() {
+        if let Some(span) = self.environments.values().min_by_key(|span| span.offset) {
             d = d.at(*span).label("environments are declared here");
         }
         Err(d.help(if defined.is_empty() {

@@ -6,5 +6,7 @@ pub fn factories() -> Vec<Box<dyn LexiconFactory>> {
     let mut all: Vec<Box<dyn LexiconFactory>> = Vec::new();
     #[cfg(feature = "scripted")]
     all.push(Box::new(chant_scripted::ScriptedFactory));
+    #[cfg(feature = "k8s")]
+    all.push(Box::new(chant_k8s::K8sFactory));
     all
 }

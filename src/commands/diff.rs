@@ -13,7 +13,6 @@ use crate::lifecycle::baseline::{
 use crate::lifecycle::deep::diff::DeepDiff;
 use crate::lifecycle::digest::{BuildDigest, DigestDiff, compute_digest, diff_lexicon_digests};
 use crate::lifecycle::live_diff::{LiveDiff, SnapshotDiff, diff_live, diff_snapshots};
-use crate::lifecycle::mask::mask_observation;
 use crate::output::Tone;
 use crate::render;
 use crate::render::table::aligned;
@@ -173,13 +172,12 @@ async fn live(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CliError> {
                 human.push(text);
             }
         }
-        let masked = mask_observation(&observation);
         report.lexicons.insert(
             name,
             LexiconLive {
                 resources,
-                observed: masked.resources,
-                unobserved: masked.unobserved,
+                observed: observation.resources.clone(),
+                unobserved: observation.unobserved.clone(),
                 deep,
                 artifacts: artifact_diff,
                 observed_artifacts: artifacts,
@@ -248,10 +246,8 @@ async fn read_artifacts(
         ),
         Err(HookError::Unsupported { .. }) => None,
         Err(error) => {
-            ctx.output.error(
-                &format!("{}: list_artifacts failed — {error}", d.name()),
-                None,
-            );
+            ctx.output
+                .warning(&format!("{}: list_artifacts failed — {error}", d.name()));
             None
         }
     }

@@ -17,7 +17,7 @@ use crate::engine::{Engine, EngineOptions};
 use crate::error::CliError;
 use crate::output::Output;
 use crate::snapshot_file::StoredSnapshot;
-use crate::store::{LifecycleStore, snapshot_path};
+use crate::store::{LifecycleStore, StoreError, snapshot_path};
 use chant_lexicon::ResourceMetadata;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -84,15 +84,22 @@ impl Context {
 
     /// The snapshot store, fetched first; `None` (with a note) when the project is not in git.
     pub fn store(&self, project: &Project) -> Option<LifecycleStore> {
-        match LifecycleStore::open(&project.root) {
-            Ok(store) => {
-                if let Err(error) = store.fetch() {
-                    self.output
-                        .warning(&format!("could not fetch chant/lifecycle: {error}"));
-                }
-                Some(store)
-            }
-            Err(_) => None,
+        let store = LifecycleStore::open(&project.root).ok()?;
+        self.sync(&store);
+        Some(store)
+    }
+
+    /// Fetch before reading. A run that lost a push race left its snapshot local: it is
+    /// re-applied on top of what the other run pushed, so nothing is lost and the next
+    /// push fast-forwards.
+    fn sync(&self, store: &LifecycleStore) {
+        match store.fetch() {
+            Ok(_) => {}
+            Err(StoreError::Diverged { .. }) => match store.rebase_onto_remote() {
+                Ok(_) => self.output.note("re-applied this machine's unpushed chant/lifecycle commits on top of the remote's"),
+                Err(error) => self.output.warning(&format!("could not reconcile chant/lifecycle with its remote: {error}")),
+            },
+            Err(error) => self.output.warning(&format!("could not fetch chant/lifecycle: {error}")),
         }
     }
 
@@ -104,10 +111,7 @@ impl Context {
                 "snapshots live on the chant/lifecycle branch of the project's git repository",
             )
         })?;
-        if let Err(error) = store.fetch() {
-            self.output
-                .warning(&format!("could not fetch chant/lifecycle: {error}"));
-        }
+        self.sync(&store);
         Ok(store)
     }
 }

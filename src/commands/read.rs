@@ -2,6 +2,7 @@
 //! tri-state: a failure is a reason for every declared entity, never an empty estate.
 
 use crate::engine::{Declared, Engine};
+use crate::lifecycle::mask::mask_observation;
 use crate::output::Output;
 use chant_lexicon::observation::settle_describe;
 use chant_lexicon::{DeepObservation, HookError, Observation, UnobservedReason};
@@ -60,7 +61,8 @@ pub async fn read_thin(
             _ => None,
         };
         let thin = match settle_describe(result, &d.entities) {
-            Ok(observation) => Thin::Observed(observation),
+            // Secrets are masked before anything is compared, rendered or stored.
+            Ok(observation) => Thin::Observed(mask_observation(&observation)),
             Err(HookError::Unsupported { .. }) => Thin::Unsupported,
             Err(HookError::Refused(message)) => Thin::Refused(message),
             Err(HookError::Failed(message)) => Thin::Refused(message),
@@ -121,13 +123,11 @@ pub fn report_reading_problems(readings: &[Reading], output: &Output) {
     for reading in readings {
         let name = reading.declared.name();
         if let Some(message) = &reading.failure {
-            output.error(
-                &format!(
-                    "{name}: describe_resources failed — {message} (reporting {} declared entity(ies) as not observed, not as absent)",
-                    reading.declared.entities.len()
-                ),
-                None,
-            );
+            // An unreadable lexicon is an incomplete answer, not a failed command.
+            output.warning(&format!(
+                "{name}: describe_resources failed — {message} (reporting {} declared entity(ies) as not observed, not as absent)",
+                reading.declared.entities.len()
+            ));
         }
         if let Thin::Refused(message) = &reading.thin {
             output.error(&format!("{name}: refused — {message}"), None);

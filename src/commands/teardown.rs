@@ -9,8 +9,8 @@ use crate::cli::TeardownArgs;
 use crate::engine::{Declared, Engine};
 use crate::error::CliError;
 use crate::lifecycle::teardown::{
-    ExcludedCandidate, TeardownProposal, TeardownVerification, Unverified, plan_teardown,
-    verified_plan, verify_teardown,
+    ExcludedCandidate, ExclusionReason, TeardownProposal, TeardownVerification, Unverified,
+    plan_teardown, verified_plan, verify_teardown,
 };
 use crate::output::Tone;
 use crate::render::table::aligned;
@@ -342,7 +342,14 @@ fn render(env: &str, results: &[LexiconTeardown], execute: bool, ctx: &Context) 
             );
             out.push(ctx.output.paint(&line, Tone::Amber));
         }
-        for excluded in &r.proposal.excluded {
+        // Still-declared objects are not candidates by definition; only surprising
+        // exclusions are worth a line (JSON keeps them all).
+        for excluded in r
+            .proposal
+            .excluded
+            .iter()
+            .filter(|e| e.reason != ExclusionReason::Declared)
+        {
             out.push(format!(
                 "  excluded {} ({}): {}",
                 excluded.name, excluded.entity_type, excluded.detail

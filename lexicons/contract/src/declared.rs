@@ -66,6 +66,37 @@ impl SourceSpan {
     }
 }
 
+/// TOML deserializers report an unknown field at its table; point at the key itself.
+///
+/// `message` is the error text (`unknown field `regoin`, expected …`); when the key is
+/// found between the table's start and the next table header, its span is returned.
+pub fn refine_unknown_field(text: &str, span: SourceSpan, message: &str) -> SourceSpan {
+    let Some(key) = message
+        .strip_prefix("unknown field `")
+        .and_then(|rest| rest.split('`').next())
+    else {
+        return span;
+    };
+    let mut offset = span.offset.min(text.len());
+    // Start at the beginning of the line the span is on.
+    offset = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    for (index, line) in text[offset..].split_inclusive('\n').enumerate() {
+        let trimmed = line.trim_start();
+        if index > 0 && trimmed.starts_with('[') {
+            break;
+        }
+        let rest = trimmed
+            .strip_prefix(key)
+            .or_else(|| trimmed.strip_prefix(&format!("\"{key}\"")));
+        if rest.is_some_and(|r| r.trim_start().starts_with('=')) {
+            let start = offset + (line.len() - trimmed.len());
+            return SourceSpan::new(start, key.len());
+        }
+        offset += line.len();
+    }
+    span
+}
+
 /// Bad input in a file the project names: the file, where, what was expected.
 ///
 /// The CLI renders it as a miette diagnostic; a lexicon only fills it in.
@@ -135,5 +166,14 @@ mod tests {
         assert_eq!(SourceSpan::at_line(text, 2, Some(7)).offset, 12);
         let d = SourceDiagnostic::new("x", "bad").at_line(text, 2, None);
         assert_eq!(d.line_in(text), Some(2));
+    }
+
+    #[test]
+    fn unknown_fields_point_at_the_key_not_the_table() {
+        let text = "[a]\nx = 1\n[b]\nlive = 1\nregoin = 2\n[c]\nregoin = 3\n";
+        let table = SourceSpan::new(text.find("[b]").unwrap(), 3);
+        let refined = refine_unknown_field(text, table, "unknown field `regoin`, expected `live`");
+        assert_eq!(refined.offset, text.find("regoin").unwrap());
+        assert_eq!(refine_unknown_field(text, table, "invalid type"), table);
     }
 }

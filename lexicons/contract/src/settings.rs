@@ -2,7 +2,7 @@
 //! `[environments.<env>.<name>]`, deserialized into the lexicon's types straight from the
 //! file's text so a bad key or type is reported at its line.
 
-use crate::declared::{SourceDiagnostic, SourceSpan};
+use crate::declared::{SourceDiagnostic, SourceSpan, refine_unknown_field};
 use crate::lexicon::ProjectContext;
 use serde::Deserializer;
 use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
@@ -39,13 +39,11 @@ where
         .map_err(|e| diagnostic(project, text, &e))
 }
 
-fn diagnostic(project: &ProjectContext, _text: &str, error: &toml::de::Error) -> SourceDiagnostic {
+fn diagnostic(project: &ProjectContext, text: &str, error: &toml::de::Error) -> SourceDiagnostic {
     let mut d = SourceDiagnostic::new(&project.config_path, error.message().trim().to_owned());
     if let Some(span) = error.span() {
-        d = d.at(SourceSpan::new(
-            span.start,
-            span.end.saturating_sub(span.start),
-        ));
+        let span = SourceSpan::new(span.start, span.end.saturating_sub(span.start));
+        d = d.at(refine_unknown_field(text, span, error.message()));
     }
     d
 }

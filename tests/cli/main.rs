@@ -1,0 +1,14 @@
+//! The chant binary end to end, driven by the scripted lexicon: every command's human and
+//! JSON output and exit code, bad input, and the snapshot branch.
+
+mod support;
+
+mod config;
+mod diff;
+mod help;
+mod import;
+mod plan;
+mod secrets;
+mod snapshot;
+mod teardown;
+mod whoami;
