@@ -3,7 +3,6 @@
 pub mod baseline;
 pub mod canonical;
 pub mod change_set;
-pub mod credentials;
 pub mod deep;
 pub mod digest;
 pub mod live_diff;
