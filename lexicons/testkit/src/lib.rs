@@ -4,9 +4,11 @@
 pub mod conformance;
 pub mod exec;
 pub mod http;
+pub mod postgres;
 pub mod kube_api;
 
 pub use chant_scripted::{LiveWorld, ScriptedFactory, ScriptedLexicon};
 pub use conformance::{Scenario, assert_observation_conformance};
 pub use exec::FakeExec;
 pub use http::{FakeHttp, Recorded, Reply};
+pub mod moto;
