@@ -118,10 +118,7 @@ impl Runner {
             &["init", "-input=false", "-no-color"],
             self.init_timeout(),
         );
-        self.run(&init).await.map_err(|f| Failure {
-            detail: format!("terraform init failed: {}", f.detail),
-            ..f
-        })?;
+        self.run(&init).await?;
         self.run(command).await
     }
 }

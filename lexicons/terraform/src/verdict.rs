@@ -195,16 +195,17 @@ impl BlockKind {
 
 /// The unobserved entry for a block kind that has no row anywhere.
 pub fn no_live_counterpart(entity: &DeclaredEntity) -> UnobservedEntity {
-    let kind = entity
-        .entity_type
-        .strip_prefix("Terraform::")
-        .unwrap_or(&entity.entity_type)
-        .to_lowercase();
+    let keyword = match entity.entity_type.as_str() {
+        crate::address::SETTINGS_TYPE => "a terraform",
+        crate::address::PROVIDER_TYPE => "a provider",
+        crate::address::VARIABLE_TYPE => "a variable",
+        crate::address::OUTPUT_TYPE => "an output",
+        crate::address::LOCALS_TYPE => "a locals",
+        _ => "this",
+    };
     UnobservedEntity::new(UnobservedReason::UnsupportedKind)
         .typed(&entity.entity_type)
-        .detail(format!(
-            "a {kind} block has no live counterpart to look for"
-        ))
+        .detail(format!("{keyword} block has no live counterpart to look for"))
 }
 
 /// Every entity of a root not observed, for one reason, the root named in the detail.
