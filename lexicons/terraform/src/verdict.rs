@@ -205,7 +205,9 @@ pub fn no_live_counterpart(entity: &DeclaredEntity) -> UnobservedEntity {
     };
     UnobservedEntity::new(UnobservedReason::UnsupportedKind)
         .typed(&entity.entity_type)
-        .detail(format!("{keyword} block has no live counterpart to look for"))
+        .detail(format!(
+            "{keyword} block has no live counterpart to look for"
+        ))
 }
 
 /// Every entity of a root not observed, for one reason, the root named in the detail.
