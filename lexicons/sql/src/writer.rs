@@ -98,10 +98,17 @@ fn comments(
 ) -> String {
     let mut out = String::new();
     if let Some(comment) = join_comment(text(props, "comment"), marker) {
+        // PostgreSQL finds a function by name alone when the name is unique in its schema.
+        let target = match key.kind {
+            Kind::Function => {
+                let base = key.name.split_once('(').map_or(key.name.as_str(), |(b, _)| b);
+                format!("{}.{}", quote_ident(&key.schema), quote_ident(base))
+            }
+            _ => key.qualified(),
+        };
         out.push_str(&format!(
-            "COMMENT ON {} {} IS {};\n",
+            "COMMENT ON {} {target} IS {};\n",
             key.kind.keyword(),
-            key.qualified(),
             literal(&comment)
         ));
     }

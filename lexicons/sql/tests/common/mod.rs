@@ -1,0 +1,104 @@
+//! A throwaway project on disk: chant.toml, DDL files, and (for SQLite) a database file.
+#![allow(dead_code)]
+
+use chant_lexicon::{
+    DeclaredEntity, DeepObservation, Lexicon, LexiconFactory, ObserveRequest, ProjectContext,
+    ProjectMarker,
+};
+use chant_sql::SqlFactory;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub struct Project {
+    pub dir: tempfile::TempDir,
+    pub lexicon: Arc<dyn Lexicon>,
+}
+
+pub const OURS: &str = "/* [chant managed-by=chant stack=shop env=dev] */";
+pub const SIBLING: &str = "/* [chant managed-by=chant stack=blog env=dev] */";
+
+pub fn context(dir: &Path, toml: &str) -> ProjectContext {
+    std::fs::write(dir.join("chant.toml"), toml).unwrap();
+    ProjectContext {
+        root: dir.to_path_buf(),
+        config_path: dir.join("chant.toml"),
+        config_text: Arc::from(toml),
+        stack: "shop".into(),
+        environments: vec!["dev".into()],
+    }
+}
+
+/// A project whose `dev` environment is the SQLite file `dev.db`, built from `live`.
+pub fn sqlite_project(schema: &str, live: &str) -> Project {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("schema.sql"), schema).unwrap();
+    if !live.is_empty() {
+        let connection = rusqlite::Connection::open(dir.path().join("dev.db")).unwrap();
+        connection.execute_batch(live).unwrap();
+    }
+    let toml = "[ownership]\nstack = \"shop\"\n[lexicons.sql]\nsource = \"schema.sql\"\n[environments.dev.sql]\npath = \"dev.db\"\n";
+    let lexicon = SqlFactory.create(&context(dir.path(), toml)).unwrap();
+    Project { dir, lexicon }
+}
+
+impl Project {
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    pub async fn declared(&self) -> Vec<DeclaredEntity> {
+        self.lexicon.declared().await.unwrap()
+    }
+
+    pub async fn request(&self, owned: bool) -> ObserveRequest {
+        let mut request = ObserveRequest::new(
+            "dev",
+            ProjectMarker::new("shop", "dev"),
+            self.declared().await,
+        );
+        request.owned = owned;
+        request
+    }
+
+    pub async fn deep(&self) -> DeepObservation {
+        let request = self.request(false).await;
+        self.lexicon.observe_resources_deep(&request).await.unwrap()
+    }
+}
+
+/// Declared vs live through chant's own deep diff: the drifted entities and their paths.
+pub fn drift(
+    declared: &[DeclaredEntity],
+    live: &DeepObservation,
+    lexicon: &dyn Lexicon,
+) -> Vec<(String, Vec<String>)> {
+    let diff =
+        chant::lifecycle::deep::diff_deep(declared, live, &lexicon.normalization_hooks(), None);
+    diff.drifted
+        .iter()
+        .map(|d| {
+            (
+                d.name.clone(),
+                d.changes.iter().map(|c| c.path.clone()).collect(),
+            )
+        })
+        .collect()
+}
+
+pub fn unclaimed(
+    declared: &[DeclaredEntity],
+    live: &DeepObservation,
+    lexicon: &dyn Lexicon,
+) -> Vec<(String, Vec<String>)> {
+    let diff =
+        chant::lifecycle::deep::diff_deep(declared, live, &lexicon.normalization_hooks(), None);
+    diff.unclaimed
+        .iter()
+        .map(|d| {
+            (
+                d.name.clone(),
+                d.changes.iter().map(|c| c.path.clone()).collect(),
+            )
+        })
+        .collect()
+}
