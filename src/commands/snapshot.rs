@@ -13,7 +13,7 @@ use crate::snapshot_file::{SCHEMA, StoredSnapshot};
 use crate::store::{StoreError, snapshot_path};
 use chant_lexicon::lexicon::ArtifactRequest;
 use chant_lexicon::observation::format_unobserved;
-use chant_lexicon::{AmbientRequest, HookError, Observation, ResourceMetadata};
+use chant_lexicon::{AmbientRequest, DependencyRequest, HookError, Observation, ResourceMetadata};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -98,6 +98,7 @@ pub async fn run(ctx: &Context, args: &SnapshotArgs) -> Result<ExitStatus, CliEr
         if args.deep {
             record_deep(&engine, &env, d, &mut snapshot, ctx).await;
         }
+        record_dependencies(&engine, &env, d, &mut snapshot, ctx).await;
         if args.ambient {
             record_ambient(&engine, &env, d, &mut snapshot, ctx).await;
         }
@@ -254,5 +255,44 @@ async fn record_ambient(
             "{}: ambient resources not read — {error}",
             d.name()
         )),
+    }
+}
+
+/// What the estate relies on and does not declare. A dependency with no referrer is
+/// unbounded discovery: dropped, with a warning.
+async fn record_dependencies(
+    engine: &Engine,
+    env: &str,
+    d: &Declared,
+    snapshot: &mut StoredSnapshot,
+    ctx: &Context,
+) {
+    let request = DependencyRequest {
+        environment: env.to_owned(),
+        entities: Arc::new(d.entities.clone()),
+        observed: Arc::new(snapshot.resources.clone()),
+        stack: None,
+        region: None,
+    };
+    match engine
+        .bounded(d.lexicon.observe_dependencies(&request))
+        .await
+    {
+        Ok(dependencies) => {
+            for (name, meta) in dependencies {
+                if meta.referenced_by.is_empty() {
+                    ctx.output.warning(&format!(
+                        "{}: dropped dependency {name}: it names no declared entity that references it",
+                        d.name()
+                    ));
+                } else if !snapshot.resources.contains_key(&name) {
+                    snapshot.resources.insert(name, mask_metadata(&meta));
+                }
+            }
+        }
+        Err(HookError::Unsupported { .. }) => {}
+        Err(error) => ctx
+            .output
+            .warning(&format!("{}: dependencies not read — {error}", d.name())),
     }
 }

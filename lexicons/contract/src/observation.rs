@@ -182,6 +182,26 @@ pub fn format_unobserved(name: &str, entry: &UnobservedEntity) -> String {
     line
 }
 
+/// How the engine settles a thin read: an answer is normalized; a whole-lexicon failure
+/// marks every declared entity `read-failed` (never an empty estate). `Unsupported` and
+/// `Refused` are handed back for the caller to report.
+pub fn settle_describe(
+    result: crate::lexicon::HookResult<DescribeResult>,
+    entities: &[crate::declared::DeclaredEntity],
+) -> Result<Observation, crate::lexicon::HookError> {
+    match result {
+        Ok(answer) => Ok(answer.normalize()),
+        Err(crate::lexicon::HookError::Failed(message)) => Ok(Observation::all_unobserved(
+            entities
+                .iter()
+                .map(|e| (e.name.as_str(), Some(e.entity_type.as_str()))),
+            UnobservedReason::ReadFailed,
+            Some(&message),
+        )),
+        Err(other) => Err(other),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,25 +258,5 @@ mod tests {
         obs.present("a", ResourceMetadata::new("T", "OK"));
         let json = serde_json::to_string(&obs).unwrap();
         assert_eq!(json, r#"{"resources":{"a":{"type":"T","status":"OK"}}}"#);
-    }
-}
-
-/// How the engine settles a thin read: an answer is normalized; a whole-lexicon failure
-/// marks every declared entity `read-failed` (never an empty estate). `Unsupported` and
-/// `Refused` are handed back for the caller to report.
-pub fn settle_describe(
-    result: crate::lexicon::HookResult<DescribeResult>,
-    entities: &[crate::declared::DeclaredEntity],
-) -> Result<Observation, crate::lexicon::HookError> {
-    match result {
-        Ok(answer) => Ok(answer.normalize()),
-        Err(crate::lexicon::HookError::Failed(message)) => Ok(Observation::all_unobserved(
-            entities
-                .iter()
-                .map(|e| (e.name.as_str(), Some(e.entity_type.as_str()))),
-            UnobservedReason::ReadFailed,
-            Some(&message),
-        )),
-        Err(other) => Err(other),
     }
 }
