@@ -1,1 +1,260 @@
-fn main() {}
+//! chant's describe path (and, when a chant binary is at hand, `chant lifecycle diff
+//! --live` end to end) against `kubectl get -f <same files> -o json`, on the same fake
+//! API server: 2,000 objects over 10 kinds and 5 namespaces, 10 ms injected latency per
+//! request, HTTPS with a bearer token.
+//!
+//! Run: `cargo bench -p chant-k8s --bench describe_vs_kubectl`
+//! (set `CHANT_BIN=target/release/chant` to include the CLI end to end; `BENCH_OBJECTS`,
+//! `BENCH_LATENCY_MS` change the estate).
+
+use chant_k8s::K8sFactory;
+use chant_lexicon::{Lexicon, LexiconFactory, ObserveRequest, ProjectContext, ProjectMarker};
+use chant_testkit::kube_api::{FakeKubeApi, KubeconfigSpec};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const KINDS: [(&str, &str, &str); 10] = [
+    ("v1", "ConfigMap", "data:\n  key: value\n"),
+    ("v1", "Secret", "type: Opaque\ndata:\n  key: dmFsdWU=\n"),
+    ("v1", "Service", "spec:\n  ports:\n  - port: 80\n"),
+    ("v1", "ServiceAccount", ""),
+    (
+        "apps/v1",
+        "Deployment",
+        "spec:\n  replicas: 1\n  selector:\n    matchLabels: {app: x}\n  template:\n    metadata:\n      labels: {app: x}\n    spec:\n      containers:\n      - name: x\n        image: nginx\n",
+    ),
+    (
+        "apps/v1",
+        "StatefulSet",
+        "spec:\n  serviceName: x\n  selector:\n    matchLabels: {app: x}\n  template:\n    metadata:\n      labels: {app: x}\n    spec:\n      containers:\n      - name: x\n        image: nginx\n",
+    ),
+    (
+        "batch/v1",
+        "Job",
+        "spec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - name: x\n        image: busybox\n",
+    ),
+    ("rbac.authorization.k8s.io/v1", "Role", "rules: []\n"),
+    (
+        "rbac.authorization.k8s.io/v1",
+        "RoleBinding",
+        "roleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: x\nsubjects: []\n",
+    ),
+    (
+        "networking.k8s.io/v1",
+        "NetworkPolicy",
+        "spec:\n  podSelector: {}\n",
+    ),
+];
+const NAMESPACES: usize = 5;
+const MARKER: &str = "  labels:\n    app.kubernetes.io/managed-by: chant\n    chant.intentius.io/stack: bench\n    chant.intentius.io/env: dev\n";
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// One YAML file per kind, every object naming its namespace.
+fn write_estate(dir: &Path, objects: usize) -> String {
+    let per_kind = objects / KINDS.len();
+    let mut seed = String::new();
+    for n in 0..NAMESPACES {
+        seed.push_str(&format!(
+            "---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns{n}\n"
+        ));
+    }
+    std::fs::create_dir_all(dir.join("dist")).unwrap();
+    for (api_version, kind, body) in KINDS {
+        let mut file = String::new();
+        for i in 0..per_kind {
+            let ns = i % NAMESPACES;
+            file.push_str(&format!(
+                "---\napiVersion: {api_version}\nkind: {kind}\nmetadata:\n  name: {}-{i}\n  namespace: ns{ns}\n{MARKER}{body}",
+                kind.to_lowercase()
+            ));
+        }
+        std::fs::write(
+            dir.join(format!("dist/{}.yaml", kind.to_lowercase())),
+            &file,
+        )
+        .unwrap();
+        seed.push_str(&file);
+    }
+    seed
+}
+
+fn project(dir: &Path) -> Arc<dyn Lexicon> {
+    let text = "[ownership]\nstack = \"bench\"\n[lexicons.k8s]\nsource = [\"dist\"]\n[environments.dev.k8s]\nkubeconfig = \"kubeconfig\"\ncontext = \"bench\"\nnamespace = \"ns0\"\n";
+    std::fs::write(dir.join("chant.toml"), text).unwrap();
+    K8sFactory
+        .create(&ProjectContext {
+            root: dir.to_path_buf(),
+            config_path: dir.join("chant.toml"),
+            config_text: Arc::from(text),
+            stack: "bench".into(),
+            environments: vec!["dev".into()],
+        })
+        .expect("chant.toml parses")
+}
+
+struct Run {
+    wall: Duration,
+    requests: usize,
+    detail: String,
+    /// The part of `wall` spent reading the declared files.
+    reading: Duration,
+}
+
+fn chant_describe(dir: &Path, server: &FakeKubeApi) -> Run {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let lexicon = project(dir);
+    server.clear_requests();
+    let started = Instant::now();
+    let (observation, reading) = runtime.block_on(async {
+        let declared = lexicon.declared().await.expect("the estate reads");
+        let reading = started.elapsed();
+        let request = ObserveRequest::new("dev", ProjectMarker::new("bench", "dev"), declared);
+        let observation = lexicon
+            .describe_resources(&request)
+            .await
+            .expect("describe answers")
+            .normalize();
+        (observation, reading)
+    });
+    let wall = started.elapsed();
+    Run {
+        wall,
+        requests: server.request_count(),
+        detail: format!(
+            "{} present, {} not observed",
+            observation.resources.len(),
+            observation.unobserved.len(),
+        ),
+        reading,
+    }
+}
+
+fn command_run(mut command: std::process::Command, server: &FakeKubeApi, what: &str) -> Run {
+    server.clear_requests();
+    let started = Instant::now();
+    let output = command
+        .output()
+        .unwrap_or_else(|e| panic!("{what} did not start: {e}"));
+    let wall = started.elapsed();
+    assert!(
+        output.status.success() || output.status.code() == Some(2),
+        "{what} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Run {
+        wall,
+        requests: server.request_count(),
+        detail: format!("{} bytes of output", output.stdout.len()),
+        reading: Duration::ZERO,
+    }
+}
+
+fn kubectl(dir: &Path, server: &FakeKubeApi) -> Run {
+    let home = dir.join("kubectl-home");
+    let _ = std::fs::remove_dir_all(&home);
+    std::fs::create_dir_all(&home).unwrap();
+    let mut command = std::process::Command::new("kubectl");
+    command
+        .env("KUBECONFIG", dir.join("kubeconfig"))
+        .env("HOME", &home)
+        .args(["get", "-f"])
+        .arg(dir.join("dist"))
+        .args(["-o", "json"]);
+    command_run(command, server, "kubectl")
+}
+
+fn chant_cli(dir: &Path, server: &FakeKubeApi, binary: &str) -> Run {
+    let mut command = std::process::Command::new(binary);
+    command.current_dir(dir).env("NO_COLOR", "1").args([
+        "lifecycle",
+        "diff",
+        "dev",
+        "k8s",
+        "--live",
+        "--json",
+    ]);
+    command_run(command, server, "chant")
+}
+
+fn main() {
+    let objects = env_number("BENCH_OBJECTS", 2000) as usize;
+    let latency = Duration::from_millis(env_number("BENCH_LATENCY_MS", 10));
+    let concurrency = chant_k8s::DEFAULT_CONCURRENCY;
+    let dir = tempfile::tempdir().unwrap();
+    let seed = write_estate(dir.path(), objects);
+    let server = FakeKubeApi::start_tls();
+    server.seed_yaml(&seed).require_token("bench-token");
+    server.write_kubeconfig(
+        &dir.path().join("kubeconfig"),
+        &KubeconfigSpec::new("bench")
+            .namespace("ns0")
+            .token("bench-token"),
+    );
+    server.latency(latency);
+    println!(
+        "estate: {objects} objects, {} kinds x {NAMESPACES} namespaces; {} ms per request; HTTPS + token",
+        KINDS.len(),
+        latency.as_millis()
+    );
+
+    let _warm = chant_describe(dir.path(), &server);
+    let chant = chant_describe(dir.path(), &server);
+    let limit = latency.mul_f64(chant.requests as f64 / concurrency as f64);
+    println!(
+        "chant describe:   {:>9.3} s  {:>5} requests  ({})",
+        chant.wall.as_secs_f64(),
+        chant.requests,
+        chant.detail
+    );
+    let network = chant.wall - chant.reading;
+    println!(
+        "  of which reading the declared YAML {:.3} s, reading the cluster {:.3} s",
+        chant.reading.as_secs_f64(),
+        network.as_secs_f64()
+    );
+    println!(
+        "physical limit:   {:>9.3} s  = {} requests x {} ms / concurrency {concurrency}",
+        limit.as_secs_f64(),
+        chant.requests,
+        latency.as_millis(),
+    );
+    println!(
+        "  chant describe is {:.2}x the limit ({:.2}x for the cluster reads alone)",
+        chant.wall.as_secs_f64() / limit.as_secs_f64(),
+        network.as_secs_f64() / limit.as_secs_f64()
+    );
+    let cli = std::env::var("CHANT_BIN").ok().map(|bin| {
+        let run = chant_cli(dir.path(), &server, &bin);
+        println!(
+            "chant diff --live:{:>9.3} s  {:>5} requests  ({})",
+            run.wall.as_secs_f64(),
+            run.requests,
+            run.detail
+        );
+        run
+    });
+    let kubectl = kubectl(dir.path(), &server);
+    println!(
+        "kubectl get -f:   {:>9.3} s  {:>5} requests  ({})",
+        kubectl.wall.as_secs_f64(),
+        kubectl.requests,
+        kubectl.detail
+    );
+    println!(
+        "ratio: chant describe is {:.1}x faster than kubectl",
+        kubectl.wall.as_secs_f64() / chant.wall.as_secs_f64()
+    );
+    if let Some(cli) = cli {
+        println!(
+            "ratio: chant lifecycle diff --live is {:.1}x faster than kubectl",
+            kubectl.wall.as_secs_f64() / cli.wall.as_secs_f64()
+        );
+    }
+}

@@ -161,6 +161,8 @@ pub struct RequestPolicy {
     pub retries: u32,
     pub first_backoff: Duration,
     pub max_backoff: Duration,
+    /// Requests in flight at once, across every caller of the cluster.
+    pub max_in_flight: usize,
 }
 
 impl RequestPolicy {
@@ -170,6 +172,7 @@ impl RequestPolicy {
             retries: 3,
             first_backoff: Duration::from_millis(200),
             max_backoff: Duration::from_secs(5),
+            max_in_flight: 16,
         }
     }
 }
@@ -182,12 +185,14 @@ pub struct Cluster {
     transport: Arc<dyn Transport>,
     policy: RequestPolicy,
     sent: AtomicUsize,
+    permits: tokio::sync::Semaphore,
 }
 
 impl Cluster {
     pub fn new(transport: Arc<dyn Transport>, policy: RequestPolicy) -> Self {
         Cluster {
             transport,
+            permits: tokio::sync::Semaphore::new(policy.max_in_flight.max(1)),
             policy,
             sent: AtomicUsize::new(0),
         }
@@ -275,12 +280,14 @@ impl Cluster {
     ) -> Result<Value, ApiError> {
         let mut attempt = 0;
         loop {
+            let permit = self.permits.acquire().await;
             self.sent.fetch_add(1, Ordering::Relaxed);
             let sent = tokio::time::timeout(
                 self.policy.timeout,
                 self.transport.send(method, target, body.clone()),
             )
             .await;
+            drop(permit);
             let response = match sent {
                 Err(_) => return Err(ApiError::Timeout(self.policy.timeout)),
                 Ok(Err(message)) => return Err(ApiError::Transport(message)),

@@ -55,6 +55,8 @@ pub struct BindRequest<'a> {
     pub project_root: &'a std::path::Path,
     pub exec_allowlist: &'a [String],
     pub timeout: Duration,
+    /// Requests in flight at once.
+    pub pool: usize,
 }
 
 pub async fn bind(request: &BindRequest<'_>) -> Result<Binding, BindError> {
@@ -128,7 +130,7 @@ pub async fn bind(request: &BindRequest<'_>) -> Result<Binding, BindError> {
         .clone()
         .or(context_namespace)
         .unwrap_or_else(|| "default".to_owned());
-    let cluster = client(config, request.timeout)?;
+    let cluster = client(config, request.timeout, request.pool)?;
     Ok(Binding {
         cluster,
         server,
@@ -189,7 +191,7 @@ fn in_cluster(
         .clone()
         .unwrap_or_else(|| config.default_namespace.clone());
     Ok(Binding {
-        cluster: client(config, request.timeout)?,
+        cluster: client(config, request.timeout, request.pool)?,
         server,
         context: None,
         default_namespace,
@@ -199,7 +201,11 @@ fn in_cluster(
     })
 }
 
-fn client(mut config: kube::Config, timeout: Duration) -> Result<Arc<Cluster>, BindError> {
+fn client(
+    mut config: kube::Config,
+    timeout: Duration,
+    pool: usize,
+) -> Result<Arc<Cluster>, BindError> {
     // kube sets no read timeout by default, and its own retry layer would wait up to
     // 1000 s on a throttled server: chant bounds and retries requests itself.
     config.read_timeout = Some(timeout);
@@ -207,9 +213,11 @@ fn client(mut config: kube::Config, timeout: Duration) -> Result<Arc<Cluster>, B
     config.default_retry = false;
     let client = kube::Client::try_from(config)
         .map_err(|e| BindError::Kubeconfig(format!("k8s: cannot build a client: {e}")))?;
+    let mut policy = RequestPolicy::new(timeout);
+    policy.max_in_flight = pool;
     Ok(Arc::new(Cluster::new(
         Arc::new(KubeTransport(client)),
-        RequestPolicy::new(timeout),
+        policy,
     )))
 }
 

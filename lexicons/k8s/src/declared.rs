@@ -31,12 +31,16 @@ pub async fn read_declared(
     sources: &Sources,
     exec: &dyn Exec,
 ) -> Result<Vec<DeclaredEntity>, SourceDiagnostic> {
-    let mut found = Vec::new();
+    let mut files = Vec::new();
     for file in expand(sources)? {
         let text = std::fs::read_to_string(&file).map_err(|e| {
             SourceDiagnostic::new(&file, format!("cannot read {}: {e}", file.display()))
         })?;
-        found.extend(objects_of(&file, &text)?);
+        files.push((file, text));
+    }
+    let mut found = Vec::new();
+    for objects in parse_files(&files) {
+        found.extend(objects?);
     }
     for root in &sources.kustomize {
         let dir = sources.root.join(root);
@@ -132,6 +136,35 @@ async fn render_kustomize(dir: &Path, exec: &dyn Exec) -> Result<String, SourceD
         ));
     }
     Ok(output.stdout)
+}
+
+/// Parse files on every core (YAML parsing is the declared side's whole cost), keeping
+/// their order.
+fn parse_files(files: &[(PathBuf, String)]) -> Vec<Result<Vec<Found>, SourceDiagnostic>> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if files.len() < 2 || cores < 2 {
+        return files.iter().map(|(f, t)| objects_of(f, t)).collect();
+    }
+    let chunk = files.len().div_ceil(cores);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = files
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|(f, t)| objects_of(f, t))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
 }
 
 /// The objects of one file (a `List` document contributes its items).

@@ -19,8 +19,9 @@ pub async fn observe(
     request: &ObserveRequest,
 ) -> HookResult<DeepObservation> {
     let mut out = DeepObservation::default();
+    let pool = lexicon.pool(request.concurrency);
     let session = match lexicon
-        .session(&request.environment, request.request_timeout)
+        .session(&request.environment, request.request_timeout, pool)
         .await
     {
         Ok(s) => s,
@@ -36,7 +37,6 @@ pub async fn observe(
             return Ok(out);
         }
     };
-    let pool = lexicon.pool(request.concurrency);
     let reads = read_entities(
         &session,
         &request.entities,

@@ -4,7 +4,7 @@
 use crate::kinds::{KindInfo, entity_type};
 use crate::naming::{self, Nameable};
 use crate::ownership::verdict;
-use crate::reader::{Read, Reads, read_entities};
+use crate::reader::{Read, Reads, read_targets, resolve_targets};
 use crate::session::Session;
 use crate::status::{attributes, status_word};
 use crate::sweep::{Owners, makes_children, sweep};
@@ -17,10 +17,21 @@ use std::collections::{BTreeSet, HashMap};
 
 pub async fn describe(session: &Session, request: &ObserveRequest, pool: usize) -> Observation {
     let entities: &[DeclaredEntity] = &request.entities;
-    let reads = read_entities(session, entities, request.namespace.as_deref(), pool).await;
+    let targets = resolve_targets(session, entities, request.namespace.as_deref(), pool).await;
+    // Namespaces holding a declared workload are swept for its runtime children while
+    // the declared objects are read.
+    let sweep_namespaces: BTreeSet<String> = entities
+        .iter()
+        .zip(&targets)
+        .filter(|(e, _)| makes_children(&e.entity_type))
+        .filter_map(|(_, t)| t.as_ref().ok()?.namespace.clone())
+        .collect();
+    let (reads, (swept, notes)) = tokio::join!(
+        read_targets(session, &targets, pool),
+        sweep(session, &sweep_namespaces, &targets, pool)
+    );
     let mut out = Observation::new();
     let mut declared_uids = HashMap::new();
-    let mut sweep_namespaces = BTreeSet::new();
     for (entity, read) in entities.iter().zip(&reads.entities) {
         if let Some(q) = &read.queried {
             out.queried(&entity.name, q.clone());
@@ -38,11 +49,6 @@ pub async fn describe(session: &Session, request: &ObserveRequest, pool: usize) 
                 if let Some(uid) = object["metadata"]["uid"].as_str() {
                     declared_uids.insert(uid.to_owned(), entity.name.clone());
                 }
-                if let Some(ns) = object["metadata"]["namespace"].as_str()
-                    && makes_children(&entity.entity_type)
-                {
-                    sweep_namespaces.insert(ns.to_owned());
-                }
                 let meta = metadata(object, &entity.entity_type, &request.project);
                 if request.owned && meta.ownership() != Ownership::Owned {
                     let mut entry = UnobservedEntity::new(UnobservedReason::Filtered)
@@ -59,7 +65,6 @@ pub async fn describe(session: &Session, request: &ObserveRequest, pool: usize) 
             }
         }
     }
-    let (swept, notes) = sweep(session, &sweep_namespaces, &reads.listed, pool).await;
     for note in notes {
         out.note(note);
     }

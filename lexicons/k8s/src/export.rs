@@ -54,7 +54,11 @@ pub async fn export(lexicon: &K8sLexicon, request: &ExportRequest) -> HookResult
         infos.push(info.clone());
     }
     let session = lexicon
-        .session(&request.environment, crate::lexicon::DEFAULT_TIMEOUT)
+        .session(
+            &request.environment,
+            crate::lexicon::DEFAULT_TIMEOUT,
+            lexicon.pool(None),
+        )
         .await
         .map_err(|e| bind_failed(&e))?;
     let label_selector = request.owned.then(|| selector(&request.project, false));

@@ -9,7 +9,10 @@ use serde_json::json;
 pub const REVIEW_PATH: &str = "/apis/authentication.k8s.io/v1/selfsubjectreviews";
 
 pub async fn describe(lexicon: &K8sLexicon, request: &IdentityRequest) -> IdentityAnswer {
-    let session = match lexicon.session(&request.environment, DEFAULT_TIMEOUT).await {
+    let session = match lexicon
+        .session(&request.environment, DEFAULT_TIMEOUT, lexicon.pool(None))
+        .await
+    {
         Ok(s) => s,
         Err(e) => return IdentityAnswer::unresolved(bind_reason(&e), e.to_string()),
     };

@@ -93,6 +93,7 @@ impl K8sLexicon {
         &self,
         environment: &str,
         timeout: Duration,
+        pool: usize,
     ) -> Result<Session, crate::binding::BindError> {
         let allowlist = self.exec_allowlist();
         let binding = bind(&BindRequest {
@@ -101,6 +102,7 @@ impl K8sLexicon {
             project_root: &self.root,
             exec_allowlist: &allowlist,
             timeout,
+            pool,
         })
         .await?;
         if binding.ambient
@@ -172,8 +174,9 @@ impl Lexicon for K8sLexicon {
     }
 
     async fn describe_resources(&self, request: &ObserveRequest) -> HookResult<DescribeResult> {
+        let pool = self.pool(request.concurrency);
         let session = match self
-            .session(&request.environment, request.request_timeout)
+            .session(&request.environment, request.request_timeout, pool)
             .await
         {
             Ok(session) => session,
@@ -189,8 +192,7 @@ impl Lexicon for K8sLexicon {
                 .into());
             }
         };
-        let mut observation =
-            describe::describe(&session, request, self.pool(request.concurrency)).await;
+        let mut observation = describe::describe(&session, request, pool).await;
         if session.binding.ambient {
             observation.note(unpinned_warning(&request.environment));
         }

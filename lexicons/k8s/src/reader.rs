@@ -27,7 +27,6 @@ pub struct EntityRead {
 #[derive(Clone, Debug)]
 pub struct Listed {
     pub info: KindInfo,
-    pub namespace: Option<String>,
     pub items: Vec<Value>,
 }
 
@@ -48,27 +47,65 @@ pub async fn read_entities(
     cli_namespace: Option<&str>,
     pool: usize,
 ) -> Reads {
-    let targets = bounded_concurrently((0..entities.len()).collect(), pool, |i| {
+    let targets = resolve_targets(session, entities, cli_namespace, pool).await;
+    read_targets(session, &targets, pool).await
+}
+
+/// Where each declared entity is read (discovery runs here for non-built-in kinds).
+pub async fn resolve_targets(
+    session: &Session,
+    entities: &[DeclaredEntity],
+    cli_namespace: Option<&str>,
+    pool: usize,
+) -> Vec<Result<Target, Unaddressable>> {
+    bounded_concurrently((0..entities.len()).collect(), pool, |i| {
         session.target(&entities[i], cli_namespace)
     })
-    .await;
-    let mut results: Vec<Option<EntityRead>> = vec![None; entities.len()];
-    let mut groups: BTreeMap<(String, String, String, String), Vec<usize>> = BTreeMap::new();
-    let mut resolved: Vec<Option<Target>> = vec![None; entities.len()];
-    for (i, target) in targets.into_iter().enumerate() {
+    .await
+}
+
+type GroupKey = (String, String, String, String);
+
+fn group_key(t: &Target) -> GroupKey {
+    (
+        t.info.group.clone(),
+        t.info.version.clone(),
+        t.info.plural.clone(),
+        t.namespace.clone().unwrap_or_default(),
+    )
+}
+
+/// Whether the reads will LIST this kind in this namespace (several declared objects).
+pub fn will_list(
+    targets: &[Result<Target, Unaddressable>],
+    info: &KindInfo,
+    namespace: &str,
+) -> bool {
+    targets
+        .iter()
+        .flatten()
+        .filter(|t| t.info == *info && t.namespace.as_deref() == Some(namespace))
+        .count()
+        > 1
+}
+
+pub async fn read_targets(
+    session: &Session,
+    targets: &[Result<Target, Unaddressable>],
+    pool: usize,
+) -> Reads {
+    let count = targets.len();
+    let mut results: Vec<Option<EntityRead>> = vec![None; count];
+    let mut groups: BTreeMap<GroupKey, Vec<usize>> = BTreeMap::new();
+    let mut resolved: Vec<Option<Target>> = vec![None; count];
+    for (i, target) in targets.iter().enumerate() {
         match target {
             Ok(t) => {
-                let key = (
-                    t.info.group.clone(),
-                    t.info.version.clone(),
-                    t.info.plural.clone(),
-                    t.namespace.clone().unwrap_or_default(),
-                );
-                groups.entry(key).or_default().push(i);
-                resolved[i] = Some(t);
+                groups.entry(group_key(t)).or_default().push(i);
+                resolved[i] = Some(t.clone());
             }
             Err(Unaddressable::NotServed { detail }) => {
-                tracing::debug!("{}: {detail}", entities[i].name);
+                tracing::debug!("not served: {detail}");
                 results[i] = Some(EntityRead {
                     read: Read::Absent,
                     queried: None,
@@ -77,7 +114,7 @@ pub async fn read_entities(
             }
             Err(Unaddressable::Unobserved { reason, detail }) => {
                 results[i] = Some(EntityRead {
-                    read: Read::Unobserved(reason, detail),
+                    read: Read::Unobserved(*reason, detail.clone()),
                     queried: None,
                     target: None,
                 });
@@ -198,7 +235,6 @@ async fn list_group(
                 usize::MAX,
                 Outcome::Listed(Listed {
                     info: first.info.clone(),
-                    namespace: first.namespace.clone(),
                     items,
                 }),
             ));

@@ -25,7 +25,7 @@ const KINDS: [(&str, &str); 13] = [
 /// `None` when nothing could be listed; `present: false` when every list answered empty.
 pub async fn describe(lexicon: &K8sLexicon, request: &StackStatusRequest) -> Option<StackStatus> {
     let session = lexicon
-        .session(&request.environment, DEFAULT_TIMEOUT)
+        .session(&request.environment, DEFAULT_TIMEOUT, lexicon.pool(None))
         .await
         .ok()?;
     let selector = format!(

@@ -4,8 +4,8 @@
 //! through Flux and Argo labels. They are reported as `runtime`, never as deletes.
 
 use crate::kinds::{KindInfo, builtin_at};
-use crate::reader::Listed;
-use crate::session::Session;
+use crate::reader::{Listed, will_list};
+use crate::session::{Session, Target, Unaddressable};
 use chant_lexicon::{DeclaredEntity, OwnerChain, bounded_concurrently};
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
@@ -45,7 +45,7 @@ pub fn makes_children(entity_type: &str) -> bool {
 pub async fn sweep(
     session: &Session,
     namespaces: &BTreeSet<String>,
-    already: &[Listed],
+    targets: &[Result<Target, Unaddressable>],
     pool: usize,
 ) -> (Vec<Listed>, Vec<String>) {
     let mut jobs: Vec<(KindInfo, String)> = Vec::new();
@@ -54,10 +54,7 @@ pub async fn sweep(
             let Some(info) = builtin_at(api_version, kind) else {
                 continue;
             };
-            let done = already
-                .iter()
-                .any(|l| l.info == *info && l.namespace.as_deref() == Some(ns));
-            if !done {
+            if !will_list(targets, info, ns) {
                 jobs.push((info.clone(), ns.clone()));
             }
         }
@@ -72,11 +69,7 @@ pub async fn sweep(
     let mut notes = Vec::new();
     for (info, ns, result) in results {
         match result {
-            Ok(items) => listed.push(Listed {
-                info,
-                namespace: Some(ns),
-                items,
-            }),
+            Ok(items) => listed.push(Listed { info, items }),
             Err(e) if e.is_not_found() => {}
             Err(e) => notes.push(format!(
                 "the runtime-children sweep could not list {} in namespace {ns}: {e}",

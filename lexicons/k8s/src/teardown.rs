@@ -34,7 +34,7 @@ fn rank(kind: &str) -> u8 {
 
 pub async fn plan(lexicon: &K8sLexicon, request: &TeardownRequest) -> HookResult<TeardownPlan> {
     let session = lexicon
-        .session(&request.environment, DEFAULT_TIMEOUT)
+        .session(&request.environment, DEFAULT_TIMEOUT, lexicon.pool(None))
         .await
         .map_err(|e| bind_failed(&e))?;
     let declared = lexicon
@@ -179,7 +179,7 @@ pub async fn execute(
     plan: &TeardownPlan,
 ) -> HookResult<TeardownOutcome> {
     let session = lexicon
-        .session(&request.environment, DEFAULT_TIMEOUT)
+        .session(&request.environment, DEFAULT_TIMEOUT, lexicon.pool(None))
         .await
         .map_err(|e| bind_failed(&e))?;
     guard_target(lexicon, &request.environment, &session)?;

@@ -234,9 +234,21 @@ impl FakeKubeApi {
     /// Add every document of a (multi-document) YAML text. Panics on bad input: the
     /// seed is the test's own.
     pub fn seed_yaml(&self, yaml: &str) -> &Self {
-        let docs: Vec<Value> = serde_saphyr::from_multiple(yaml).expect("seed YAML parses");
-        for doc in docs.into_iter().filter(|d| !d.is_null()) {
-            self.seed(doc);
+        // One document at a time: serde-saphyr bounds the documents of one parse.
+        let mut chunk = String::new();
+        for line in yaml.lines().chain(std::iter::once("---")) {
+            if line.trim_end() == "---" {
+                if !chunk.trim().is_empty() {
+                    let doc: Value = serde_saphyr::from_str(&chunk).expect("seed YAML parses");
+                    if !doc.is_null() {
+                        self.seed(doc);
+                    }
+                }
+                chunk.clear();
+            } else {
+                chunk.push_str(line);
+                chunk.push('\n');
+            }
         }
         self
     }
