@@ -75,21 +75,45 @@ static USERINFO: LazyLock<Regex> = LazyLock::new(|| {
         .expect("userinfo pattern")
 });
 
+const USERINFO_FORM: &str = "password in URL userinfo";
+
+/// `name:tag@sha256:…` is an image pinned by digest, not a password in userinfo.
+fn pinned_by_digest(rest: &str) -> bool {
+    ["sha256:", "sha384:", "sha512:"]
+        .iter()
+        .any(|algorithm| rest.starts_with(algorithm))
+}
+
 /// The credential form `text` contains, if any.
 pub fn credential_form(text: &str) -> Option<&'static str> {
     COMPILED
         .iter()
-        .find(|(_, re)| re.is_match(text))
+        .find(|(name, re)| {
+            if *name == USERINFO_FORM {
+                re.find_iter(text).any(|m| {
+                    !pinned_by_digest(text[m.start()..].split_once('@').map_or("", |(_, r)| r))
+                })
+            } else {
+                re.is_match(text)
+            }
+        })
         .map(|(name, _)| *name)
 }
 
 /// `text` with every credential-shaped part replaced; a URL keeps its user, loses its password.
 pub fn scrub_credentials(text: &str) -> String {
     let mut out = USERINFO
-        .replace_all(text, "${scheme}${user}:[REDACTED]@")
+        .replace_all(text, |caps: &regex::Captures| {
+            let whole = caps.get(0).expect("a match");
+            if pinned_by_digest(&text[whole.end()..]) {
+                return whole.as_str().to_owned();
+            }
+            let scheme = caps.name("scheme").map_or("", |m| m.as_str());
+            format!("{scheme}{}:[REDACTED]@", &caps["user"])
+        })
         .into_owned();
     for (name, re) in COMPILED.iter() {
-        if *name == "password in URL userinfo" {
+        if *name == USERINFO_FORM {
             continue;
         }
         out = re.replace_all(&out, "[REDACTED]").into_owned();
@@ -141,6 +165,7 @@ mod tests {
             "https://127.0.0.1:6443",
             "postgres://127.0.0.1:5432/shop",
             "kind-dev / shop",
+            "nginx:1.25@sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
         ] {
             assert_eq!(credential_form(text), None, "{text}");
         }
@@ -157,5 +182,7 @@ mod tests {
             "token [REDACTED] sent"
         );
         assert_eq!(scrub_credentials("nothing here"), "nothing here");
+        let pinned = "registry.local/app:1.2@sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b";
+        assert_eq!(scrub_credentials(pinned), pinned);
     }
 }

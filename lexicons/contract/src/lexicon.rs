@@ -1,6 +1,7 @@
 //! The `Lexicon` trait: one substrate's declared reader and live hooks.
 
 use crate::ambient::{AmbientRequest, DependencyRequest};
+use crate::behaviour::{BehaviourOutcome, BehaviourRequest, Edges};
 use crate::declared::{DeclaredEntity, SourceDiagnostic};
 use crate::deep::{DeepObservation, NormalizationHooks};
 use crate::disruption::{DisruptionRequest, DisruptionVerdict};
@@ -195,6 +196,13 @@ pub trait Lexicon: Send + Sync {
         None
     }
 
+    /// The references between declared entities, read in this lexicon's own reference
+    /// syntax. `NotComputed` (the default) is not "none": an empty computed list is a
+    /// claim that nothing references anything.
+    fn declared_edges(&self, _entities: &[DeclaredEntity]) -> Edges {
+        Edges::NotComputed
+    }
+
     /// Read the declared build output.
     async fn declared(&self) -> Result<Vec<DeclaredEntity>, SourceDiagnostic>;
 
@@ -275,5 +283,12 @@ pub trait Lexicon: Send + Sync {
         _request: &StackStatusRequest,
     ) -> HookResult<Option<StackStatus>> {
         Err(HookError::unsupported(self.name(), "describe_stack_status"))
+    }
+
+    /// How the estate would behave at a traffic level, from an external engine: screen
+    /// the request, resolve the engine before pricing anything, send, and report what
+    /// comes back — figures or a named refusal, never a made-up number.
+    async fn predict_behaviour(&self, _request: &BehaviourRequest) -> HookResult<BehaviourOutcome> {
+        Err(HookError::unsupported(self.name(), "predict_behaviour"))
     }
 }

@@ -10,6 +10,7 @@
 //! ownership marker ever makes a delete.
 
 pub mod ambient;
+pub mod behaviour;
 pub mod credentials;
 pub mod declared;
 pub mod deep;
