@@ -7,7 +7,7 @@
 
 use crate::address::{InstanceAddress, split_entity};
 use crate::settings::Root;
-use crate::tool::{Failure, Runner, summarize};
+use crate::tool::{Failure, Runner, summarize, unreadable};
 use crate::verdict::{
     BlockKind, BlockVerdict, InstanceVerdict, PresentInstance, fold_module, fold_resource,
     no_live_counterpart, record, unobserve_root,
@@ -229,14 +229,8 @@ async fn read_document<T: for<'de> Deserialize<'de>>(
 ) -> Result<T, Failure> {
     let command = runner.command(root, args, runner.timeout);
     let output = runner.run(&command).await?;
-    let document: T = serde_json::from_str(&output.stdout).map_err(|e| {
-        Failure::read_failed(format!(
-            "choudoufu {} returned a document this lexicon cannot read (line {} column {})",
-            args[0],
-            e.line(),
-            e.column()
-        ))
-    })?;
+    let document: T = serde_json::from_str(&output.stdout)
+        .map_err(|e| unreadable(&format!("choudoufu {}", args[0]), &e))?;
     let answered = estate_of(&document);
     if answered != estate {
         return Err(Failure::read_failed(format!(

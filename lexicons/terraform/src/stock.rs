@@ -9,7 +9,7 @@
 use crate::address::{InstanceAddress, Mode, entity_name, split_entity};
 use crate::backend::{self, Backend};
 use crate::settings::Root;
-use crate::tool::{Failure, Runner};
+use crate::tool::{Failure, Runner, unreadable};
 use crate::verdict::{
     BlockKind, InstanceVerdict, PresentInstance, fold_module, fold_resource, no_live_counterpart,
     record, unobserve_root,
@@ -147,30 +147,7 @@ pub async fn open_state(
     let backend = located();
     match serde_json::from_str::<ShowDocument>(&output.stdout) {
         Ok(document) => Ok((document.instances(), backend, workspace)),
-        Err(e) => Err((
-            Failure::read_failed(format!(
-                "terraform show -json returned a document this lexicon cannot read ({})",
-                e.classify_message()
-            )),
-            backend,
-            workspace,
-        )),
-    }
-}
-
-trait ClassifyMessage {
-    fn classify_message(&self) -> String;
-}
-
-impl ClassifyMessage for serde_json::Error {
-    /// The error's position and category only: its text may quote the document.
-    fn classify_message(&self) -> String {
-        format!(
-            "{:?} error at line {} column {}",
-            self.classify(),
-            self.line(),
-            self.column()
-        )
+        Err(e) => Err((unreadable("terraform show -json", &e), backend, workspace)),
     }
 }
 

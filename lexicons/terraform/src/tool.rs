@@ -123,6 +123,17 @@ impl Runner {
     }
 }
 
+/// A document that did not parse. Only the position is kept: serde's message may quote
+/// the document, and the document may hold secrets.
+pub fn unreadable(what: &str, error: &serde_json::Error) -> Failure {
+    Failure::read_failed(format!(
+        "{what} returned a document this lexicon cannot read ({:?} error at line {} column {})",
+        error.classify(),
+        error.line(),
+        error.column()
+    ))
+}
+
 /// A failed command: the reason its output names, and its first error lines.
 pub fn failure_of(command: &Command, output: &ExecOutput) -> Failure {
     let text = if output.stderr.trim().is_empty() {
