@@ -136,7 +136,9 @@ pub fn unreadable(what: &str, error: &serde_json::Error) -> Failure {
 
 /// A failed command: the reason its output names, and its first error lines.
 pub fn failure_of(command: &Command, output: &ExecOutput) -> Failure {
-    let text = if output.stderr.trim().is_empty() {
+    // A `-json` command's stdout is the document itself (a state, a plan): never a detail.
+    let emits_json = command.args.iter().any(|a| a == "-json");
+    let text = if output.stderr.trim().is_empty() && !emits_json {
         &output.stdout
     } else {
         &output.stderr
@@ -286,6 +288,29 @@ mod tests {
         assert_eq!(
             mask_userinfo("a https://h/x@y and pg://u:p@db:5432/x, s3://b/k"),
             "a https://h/x@y and pg://***@db:5432/x, s3://b/k"
+        );
+    }
+
+    #[test]
+    fn a_json_document_on_stdout_is_never_a_detail() {
+        let show = Command::new("terraform").args(["show", "-json"]);
+        let output = ExecOutput {
+            code: Some(1),
+            stdout: r#"{"values":{"password":"pw-123"}}"#.into(),
+            stderr: String::new(),
+        };
+        assert_eq!(
+            failure_of(&show, &output).detail,
+            "terraform show failed (exit 1)"
+        );
+        let init = Command::new("terraform").arg("init");
+        let output = ExecOutput {
+            stdout: "Error: Failed to install provider".into(),
+            ..output
+        };
+        assert_eq!(
+            failure_of(&init, &output).detail,
+            "terraform init failed (exit 1): Failed to install provider"
         );
     }
 
