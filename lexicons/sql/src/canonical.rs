@@ -5,14 +5,14 @@
 //! The rules, each a deliberate loss of information stated once:
 //! - casts are not compared (`'x'::text` is `'x'`): PostgreSQL adds them everywhere;
 //! - parentheses are re-derived from the tree, not kept as written;
-//! - `IN (…)` is `= ANY (ARRAY[…])`, `BETWEEN` is two comparisons, `LIKE` is `~~`, as
-//!   PostgreSQL stores them;
+//! - `= ANY (ARRAY[…])` is `IN (…)` (PostgreSQL stores an IN list that way; the IN form
+//!   stays valid DDL once casts are gone), `BETWEEN` is two comparisons, `LIKE` is `~~`;
 //! - in a view's query a column's table qualifier is dropped (`orders.id` is `id`) and the
 //!   default schema (`public`, `main`) is dropped from every name.
 
 use crate::dialect::Dialect;
 use sqlparser::ast::{
-    Array, BinaryOperator, CastKind, DataType, Expr, Ident, InTarget, JoinOperator, ObjectName,
+    BinaryOperator, CastKind, DataType, Expr, Ident, InTarget, JoinOperator, ObjectName,
     ObjectNamePart, Query, SelectItem, SetExpr, UnaryOperator, Value, visit_expressions_mut,
     visit_relations_mut,
 };
@@ -204,30 +204,35 @@ fn normalize_node(expr: &mut Expr, dialect: Dialect, drop_qualifiers: bool) {
             }
             function.name = name;
         }
-        Expr::In {
-            expr: left,
-            target: InTarget::List(list),
-            negated,
+        Expr::AnyOp {
+            left,
+            compare_op: BinaryOperator::Eq,
+            right,
             ..
-        } => {
-            let right = Box::new(Expr::Array(Array {
-                elem: std::mem::take(list),
-                named: true,
-            }));
-            let left = Box::new(take(left));
-            *expr = if *negated {
-                Expr::AllOp {
-                    left,
-                    compare_op: BinaryOperator::NotEq,
-                    right,
-                }
-            } else {
-                Expr::AnyOp {
-                    left,
-                    compare_op: BinaryOperator::Eq,
-                    right,
-                    is_some: false,
-                }
+        } if matches!(right.as_ref(), Expr::Array(_)) => {
+            let Expr::Array(array) = take(right) else {
+                unreachable!("matched above")
+            };
+            *expr = Expr::In {
+                expr: Box::new(take(left)),
+                target: InTarget::List(array.elem),
+                negated: false,
+                global: false,
+            };
+        }
+        Expr::AllOp {
+            left,
+            compare_op: BinaryOperator::NotEq,
+            right,
+        } if matches!(right.as_ref(), Expr::Array(_)) => {
+            let Expr::Array(array) = take(right) else {
+                unreachable!("matched above")
+            };
+            *expr = Expr::In {
+                expr: Box::new(take(left)),
+                target: InTarget::List(array.elem),
+                negated: true,
+                global: false,
             };
         }
         Expr::Between {

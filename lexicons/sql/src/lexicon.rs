@@ -31,6 +31,16 @@ impl LexiconFactory for SqlFactory {
     }
 
     fn create(&self, project: &ProjectContext) -> Result<Arc<dyn Lexicon>, SourceDiagnostic> {
+        SqlFactory::create_with(project, Arc::new(ProcessEnvironment))
+    }
+}
+
+impl SqlFactory {
+    /// Create the lexicon reading variables (`url_env`, libpq's) from `env`.
+    pub fn create_with(
+        project: &ProjectContext,
+        env: Arc<dyn Environment>,
+    ) -> Result<Arc<dyn Lexicon>, SourceDiagnostic> {
         let settings = parse_settings::<SourceSettings, EnvironmentSettings>(project, NAME)?;
         let environments: Vec<&EnvironmentSettings> = settings.environments.values().collect();
         let dialect = settings::dialect(&settings.source, &environments);
@@ -45,7 +55,7 @@ impl LexiconFactory for SqlFactory {
             dialect,
             schemas: settings.source.schemas,
             bindings,
-            env: Arc::new(ProcessEnvironment),
+            env,
         }))
     }
 }
@@ -60,12 +70,6 @@ pub struct SqlLexicon {
 }
 
 impl SqlLexicon {
-    /// Read variables from `env` instead of the process environment.
-    pub fn with_environment(mut self, env: Arc<dyn Environment>) -> Self {
-        self.env = env;
-        self
-    }
-
     pub fn dialect(&self) -> Dialect {
         self.dialect
     }

@@ -101,7 +101,10 @@ fn comments(
         // PostgreSQL finds a function by name alone when the name is unique in its schema.
         let target = match key.kind {
             Kind::Function => {
-                let base = key.name.split_once('(').map_or(key.name.as_str(), |(b, _)| b);
+                let base = key
+                    .name
+                    .split_once('(')
+                    .map_or(key.name.as_str(), |(b, _)| b);
                 format!("{}.{}", quote_ident(&key.schema), quote_ident(base))
             }
             _ => key.qualified(),

@@ -102,3 +102,24 @@ pub fn unclaimed(
         })
         .collect()
 }
+
+/// Variables for `url_env` without touching the process environment.
+pub struct Vars(pub std::collections::BTreeMap<String, String>);
+
+impl chant_sql::Environment for Vars {
+    fn var(&self, name: &str) -> Option<String> {
+        self.0.get(name).cloned()
+    }
+}
+
+/// A project whose `dev` environment reads the URL in `SHOP_DEV_DATABASE_URL`.
+pub fn postgres_project(schema: &str, url: &str, extra_toml: &str) -> Project {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("schema.sql"), schema).unwrap();
+    let toml = format!(
+        "[ownership]\nstack = \"shop\"\n[lexicons.sql]\nsource = \"schema.sql\"\n[environments.dev.sql]\nurl_env = \"SHOP_DEV_DATABASE_URL\"\n{extra_toml}"
+    );
+    let vars = Vars([("SHOP_DEV_DATABASE_URL".to_owned(), url.to_owned())].into());
+    let lexicon = SqlFactory::create_with(&context(dir.path(), &toml), Arc::new(vars)).unwrap();
+    Project { dir, lexicon }
+}
