@@ -3,10 +3,9 @@
 //! so whoami can never name a backend the reads do not reach. Terraform has no principal of
 //! its own to report; the backend is what a wrong-environment read would get wrong.
 
-use crate::address::split_entity;
 use crate::declared::read_root;
 use crate::settings::{Mode, Settings};
-use crate::stock::open_state;
+use crate::stock::{open_state, settings_block};
 use crate::tool::{Failure, Runner};
 use chant_lexicon::{Identity, IdentityAnswer, UnobservedReason};
 
@@ -47,11 +46,7 @@ pub async fn describe_identity(settings: &Settings, runner: &Runner) -> Identity
                         continue;
                     }
                 };
-                let settings_block = declared
-                    .iter()
-                    .find(|e| split_entity(&e.name).is_some_and(|(_, a)| a == "terraform"))
-                    .map(|e| &e.props);
-                match open_state(runner, root, settings_block).await {
+                match open_state(runner, root, settings_block(&declared)).await {
                     Ok((_, backend, workspace)) => resolved.push(Resolved {
                         identity: format!("{}: {}", root.name, backend.describe()),
                         scope: format!("{} (workspace {workspace})", root.name),

@@ -9,7 +9,7 @@ use crate::address::{InstanceAddress, split_entity};
 use crate::settings::Root;
 use crate::tool::{Failure, Runner, summarize, unreadable};
 use crate::verdict::{
-    BlockKind, BlockVerdict, InstanceVerdict, PresentInstance, fold_module, fold_resource,
+    BlockKind, BlockVerdict, Grouped, InstanceVerdict, PresentInstance, fold_module, fold_resource,
     no_live_counterpart, record, unobserve_root,
 };
 use chant_lexicon::{
@@ -270,25 +270,11 @@ pub fn classify(
     plan: &LivePlan,
     queried: &str,
 ) -> Observation {
-    let mut by_block: BTreeMap<String, (InstanceAddress, Vec<(String, InstanceVerdict)>)> =
-        BTreeMap::new();
-    let mut by_module: BTreeMap<String, Vec<(String, InstanceVerdict)>> = BTreeMap::new();
-    for (instance, verdict) in plan.verdicts() {
-        let Some(address) = InstanceAddress::parse(&instance) else {
-            continue;
-        };
-        if let Some(module) = address.top_module() {
-            by_module
-                .entry(module)
-                .or_default()
-                .push((instance.clone(), verdict.clone()));
-        }
-        by_block
-            .entry(address.block())
-            .or_insert_with(|| (address, Vec::new()))
-            .1
-            .push((instance, verdict));
-    }
+    let grouped = Grouped::new(
+        plan.verdicts()
+            .into_iter()
+            .filter_map(|(instance, verdict)| Some((InstanceAddress::parse(&instance)?, verdict))),
+    );
 
     let mut out = Observation::new();
     for entity in entities {
@@ -296,11 +282,11 @@ pub fn classify(
             continue;
         };
         let verdict = match BlockKind::of(&entity.entity_type) {
-            BlockKind::Resource => match by_block.get(address) {
+            BlockKind::Resource => match grouped.blocks.get(address) {
                 Some((block, rows)) => fold_resource(root, block, rows),
                 None => no_rows(address),
             },
-            BlockKind::Module => match by_module.get(address) {
+            BlockKind::Module => match grouped.modules.get(address) {
                 Some(rows) => fold_module(root, address, rows),
                 None => no_rows(address),
             },

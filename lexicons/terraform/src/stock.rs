@@ -11,13 +11,13 @@ use crate::backend::{self, Backend};
 use crate::settings::Root;
 use crate::tool::{Failure, Runner, unreadable};
 use crate::verdict::{
-    BlockKind, InstanceVerdict, PresentInstance, fold_module, fold_resource, no_live_counterpart,
-    record, unobserve_root,
+    BlockKind, BlockVerdict, Grouped, InstanceVerdict, PresentInstance, fold_module, fold_resource,
+    no_live_counterpart, record, unobserve_root,
 };
 use chant_lexicon::{DeclaredEntity, Observation, Ownership, UnobservedReason};
 use serde::Deserialize;
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// The part of `terraform show -json` this lexicon reads.
 #[derive(Debug, Default, Deserialize)]
@@ -105,6 +105,16 @@ fn walk(module: StateModule, out: &mut Vec<StateInstance>) {
     }
 }
 
+/// The root's merged `terraform` block, which names its backend.
+pub fn settings_block<'a>(
+    entities: impl IntoIterator<Item = &'a DeclaredEntity>,
+) -> Option<&'a Value> {
+    entities
+        .into_iter()
+        .find(|e| split_entity(&e.name).is_some_and(|(_, a)| a == "terraform"))
+        .map(|e| &e.props)
+}
+
 /// Open a root's state: check the configured workspace exists, then `show -json`, with
 /// `init` when terraform asks for it. The backend is resolved after, so an init's record
 /// is what names it.
@@ -162,11 +172,7 @@ pub fn queried(root: &str, backend: &Backend, workspace: &str) -> String {
 
 /// Observe one stock root.
 pub async fn observe(runner: &Runner, root: &Root, entities: &[&DeclaredEntity]) -> Observation {
-    let settings_block = entities
-        .iter()
-        .find(|e| split_entity(&e.name).is_some_and(|(_, a)| a == "terraform"))
-        .map(|e| &e.props);
-    match open_state(runner, root, settings_block).await {
+    match open_state(runner, root, settings_block(entities.iter().copied())).await {
         Ok((instances, backend, workspace)) => {
             let queried = queried(&root.name, &backend, &workspace);
             let mut out = classify(&root.name, entities, instances, &queried);
@@ -193,10 +199,7 @@ pub fn classify(
     instances: Vec<StateInstance>,
     queried: &str,
 ) -> Observation {
-    let mut by_block: BTreeMap<String, Vec<(String, InstanceVerdict)>> = BTreeMap::new();
-    let mut by_module: BTreeMap<String, Vec<(String, InstanceVerdict)>> = BTreeMap::new();
-    let mut blocks: BTreeMap<String, InstanceAddress> = BTreeMap::new();
-    for instance in instances {
+    let grouped = Grouped::new(instances.into_iter().map(|instance| {
         let verdict = InstanceVerdict::Present(PresentInstance {
             id: instance.id,
             provider: instance.provider,
@@ -204,19 +207,8 @@ pub fn classify(
             tainted: instance.tainted,
             ..Default::default()
         });
-        let block = instance.address.block();
-        if let Some(module) = instance.address.top_module() {
-            by_module
-                .entry(module)
-                .or_default()
-                .push((instance.address.instance.clone(), verdict.clone()));
-        }
-        by_block
-            .entry(block.clone())
-            .or_default()
-            .push((instance.address.instance.clone(), verdict));
-        blocks.entry(block).or_insert(instance.address);
-    }
+        (instance.address, verdict)
+    }));
 
     let mut out = Observation::new();
     let mut declared: BTreeSet<&str> = BTreeSet::new();
@@ -227,14 +219,15 @@ pub fn classify(
         declared.insert(address);
         match BlockKind::of(&entity.entity_type) {
             BlockKind::Resource | BlockKind::Data => {
-                let verdict = match (by_block.get(address), blocks.get(address)) {
-                    (Some(rows), Some(block)) => fold_resource(root, block, rows),
-                    _ => crate::verdict::BlockVerdict::Absent,
+                let verdict = match grouped.blocks.get(address) {
+                    Some((block, rows)) => fold_resource(root, block, rows),
+                    None => BlockVerdict::Absent,
                 };
                 record(&mut out, entity, verdict, queried);
             }
             BlockKind::Module => {
-                let rows = by_module
+                let rows = grouped
+                    .modules
                     .get(address)
                     .map(Vec::as_slice)
                     .unwrap_or_default();
@@ -244,8 +237,7 @@ pub fn classify(
         }
     }
 
-    for (block, rows) in &by_block {
-        let address = &blocks[block];
+    for (block, (address, rows)) in &grouped.blocks {
         let covered = declared.contains(block.as_str())
             || address
                 .top_module()
@@ -253,7 +245,7 @@ pub fn classify(
         if covered || address.mode == Mode::Data {
             continue;
         }
-        if let crate::verdict::BlockVerdict::Present(meta) = fold_resource(root, address, rows) {
+        if let BlockVerdict::Present(meta) = fold_resource(root, address, rows) {
             let name = entity_name(root, block);
             out.queried(&name, queried);
             out.present(name, *meta);

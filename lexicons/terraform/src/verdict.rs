@@ -13,6 +13,7 @@ use chant_lexicon::{
     UnobservedReason,
 };
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 
 /// What a read said about one instance.
 #[derive(Clone, Debug, PartialEq)]
@@ -167,6 +168,35 @@ fn least_certain_hole(instances: &[(String, InstanceVerdict)]) -> Option<BlockVe
         )
     };
     Some(BlockVerdict::Unobserved { reason, detail })
+}
+
+/// Instances of one root, by the block that declares them and by the module call they
+/// live under.
+#[derive(Default)]
+pub struct Grouped {
+    pub blocks: BTreeMap<String, (InstanceAddress, Vec<(String, InstanceVerdict)>)>,
+    pub modules: BTreeMap<String, Vec<(String, InstanceVerdict)>>,
+}
+
+impl Grouped {
+    pub fn new(rows: impl IntoIterator<Item = (InstanceAddress, InstanceVerdict)>) -> Self {
+        let mut out = Grouped::default();
+        for (address, verdict) in rows {
+            let instance = address.instance.clone();
+            if let Some(module) = address.top_module() {
+                out.modules
+                    .entry(module)
+                    .or_default()
+                    .push((instance.clone(), verdict.clone()));
+            }
+            out.blocks
+                .entry(address.block())
+                .or_insert_with(|| (address, Vec::new()))
+                .1
+                .push((instance, verdict));
+        }
+        out
+    }
 }
 
 /// What kind of block a declared entity is, from its type.
