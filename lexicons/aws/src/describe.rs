@@ -120,7 +120,7 @@ async fn read_stack(
             for entity in entities {
                 out.queried(&entity.name, &address);
             }
-            fallback(lexicon, request, session, entities, &mut out).await;
+            fallback(request, session, entities, &mut out).await;
             return out;
         }
         Err(f) => {
@@ -254,7 +254,7 @@ async fn read_stack(
         .copied()
         .filter(|e| !out.resources.contains_key(&e.name) && !out.unobserved.contains_key(&e.name))
         .collect();
-    fallback(lexicon, request, session, &missing, &mut out).await;
+    fallback(request, session, &missing, &mut out).await;
     out
 }
 
@@ -263,7 +263,6 @@ async fn read_stack(
 /// foreign. The stack already answered for these entities, so a failed lookup leaves
 /// them absent, with a note saying the outside check could not be made.
 async fn fallback(
-    lexicon: &AwsLexicon,
     request: &ObserveRequest,
     session: &Session,
     entities: &[&DeclaredEntity],
@@ -277,7 +276,7 @@ async fn fallback(
         .collect();
     let answers = bounded_concurrently(
         lookups,
-        request.pool(lexicon_pool(lexicon)),
+        request.pool(crate::lexicon::AWS_CONCURRENCY),
         |(entity, identifier)| async move {
             let answer = cloudcontrol::get(session, &entity.entity_type, &identifier).await;
             (entity, identifier, answer)
@@ -328,9 +327,4 @@ async fn fallback(
             unchecked.join("; ")
         ));
     }
-}
-
-fn lexicon_pool(lexicon: &AwsLexicon) -> usize {
-    use chant_lexicon::Lexicon;
-    lexicon.concurrency()
 }

@@ -31,7 +31,7 @@ struct Marked {
 }
 
 pub async fn plan(lexicon: &AwsLexicon, request: &TeardownRequest) -> HookResult<TeardownPlan> {
-    let stamped = stamped_kinds(lexicon, request).await;
+    let stamped = stamped_kinds(lexicon).await;
     let session = match bind(lexicon, request).await {
         Ok(session) => session,
         Err(Unbound::Hole(e)) => {
@@ -60,7 +60,7 @@ pub async fn plan(lexicon: &AwsLexicon, request: &TeardownRequest) -> HookResult
             continue;
         }
         let entity_type = m.entity_type.unwrap_or("unknown");
-        if entity_type == STACK && stack_still_declared(&names, &m, &declared) {
+        if entity_type == STACK && stack_still_declared(&names, &declared) {
             continue;
         }
         candidates.push(TeardownCandidate {
@@ -148,7 +148,7 @@ async fn bind(lexicon: &AwsLexicon, request: &TeardownRequest) -> Result<Session
 }
 
 /// The kinds this project stamps: declared types with a tag property.
-async fn stamped_kinds(lexicon: &AwsLexicon, _request: &TeardownRequest) -> BTreeSet<String> {
+async fn stamped_kinds(lexicon: &AwsLexicon) -> BTreeSet<String> {
     lexicon
         .declared()
         .await
@@ -328,12 +328,8 @@ async fn logical_names(
     names
 }
 
-/// A stack is never a candidate while any of its members is still declared.
-fn stack_still_declared(
-    names: &BTreeMap<String, String>,
-    _stack: &Marked,
-    declared: &BTreeSet<&str>,
-) -> bool {
+/// A stack is never a candidate while any of the environment's stack members is still declared.
+fn stack_still_declared(names: &BTreeMap<String, String>, declared: &BTreeSet<&str>) -> bool {
     names
         .values()
         .any(|logical| declared.contains(logical.as_str()))

@@ -344,6 +344,49 @@ async fn teardown_plans_owned_orphans_and_deletes_them_in_order() {
             .await
             .unwrap();
     }
+    // An owned orphan bucket with an object in it (deleting a bucket empties it first).
+    let s3 = aws_sdk_s3::Client::from_conf(
+        aws_sdk_s3::config::Builder::from(&sdk)
+            .force_path_style(true)
+            .build(),
+    );
+    s3.create_bucket()
+        .bucket("shop-dev-old-logs")
+        .create_bucket_configuration(
+            aws_sdk_s3::types::CreateBucketConfiguration::builder()
+                .location_constraint(aws_sdk_s3::types::BucketLocationConstraint::EuWest1)
+                .build(),
+        )
+        .send()
+        .await
+        .unwrap();
+    let s3_tag = |k: &str, v: &str| {
+        aws_sdk_s3::types::Tag::builder()
+            .key(k)
+            .value(v)
+            .build()
+            .unwrap()
+    };
+    s3.put_bucket_tagging()
+        .bucket("shop-dev-old-logs")
+        .tagging(
+            aws_sdk_s3::types::Tagging::builder()
+                .tag_set(s3_tag("chant:managed-by", "chant"))
+                .tag_set(s3_tag("chant:stack", PROJECT_STACK))
+                .tag_set(s3_tag("chant:env", "dev"))
+                .build()
+                .unwrap(),
+        )
+        .send()
+        .await
+        .unwrap();
+    s3.put_object()
+        .bucket("shop-dev-old-logs")
+        .key("2026/11/29.log")
+        .body(aws_sdk_s3::primitives::ByteStream::from_static(b"old"))
+        .send()
+        .await
+        .unwrap();
     // The project now declares only the bucket (and a kind the tagging API cannot list).
     let mut declared = shop_template("dev");
     let resources = declared["Resources"].as_object_mut().unwrap();
@@ -375,6 +418,7 @@ async fn teardown_plans_owned_orphans_and_deletes_them_in_order() {
         names,
         [
             ("Jobs", "AWS::SQS::Queue"),
+            ("arn:aws:s3:::shop-dev-old-logs", "AWS::S3::Bucket"),
             (topic.as_str(), "AWS::SNS::Topic"),
             ("Web", "AWS::EC2::SecurityGroup"),
             ("Worker", "AWS::IAM::Role"),
@@ -412,7 +456,15 @@ async fn teardown_plans_owned_orphans_and_deletes_them_in_order() {
         .await
         .unwrap();
     let outcome = lexicon.execute_teardown(&request, &plan).await.unwrap();
-    assert_eq!(outcome.deleted, ["Jobs", topic.as_str(), "Worker"]);
+    assert_eq!(
+        outcome.deleted,
+        [
+            "Jobs",
+            "arn:aws:s3:::shop-dev-old-logs",
+            topic.as_str(),
+            "Worker"
+        ]
+    );
     assert_eq!(outcome.skipped, ["Web"]);
     assert!(outcome.failed.is_empty(), "{:?}", outcome.failed);
     let queues = sqs.list_queues().send().await.unwrap();
@@ -440,10 +492,12 @@ async fn teardown_plans_owned_orphans_and_deletes_them_in_order() {
             .await
             .is_err()
     );
-    let s3 = aws_sdk_s3::Client::from_conf(
-        aws_sdk_s3::config::Builder::from(&sdk)
-            .force_path_style(true)
-            .build(),
+    assert!(
+        s3.head_bucket()
+            .bucket("shop-dev-old-logs")
+            .send()
+            .await
+            .is_err()
     );
     assert!(
         s3.head_bucket()
