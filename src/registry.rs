@@ -14,5 +14,7 @@ pub fn factories() -> Vec<Box<dyn LexiconFactory>> {
     all.push(Box::new(chant_terraform::TerraformFactory));
     #[cfg(feature = "aws")]
     all.push(Box::new(chant_aws::AwsFactory));
+    #[cfg(feature = "sql")]
+    all.push(Box::new(chant_sql::SqlFactory));
     all
 }
