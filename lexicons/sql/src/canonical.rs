@@ -77,7 +77,7 @@ fn postgres_type(text: &str) -> String {
             let close = text[open..].find(')').map_or(text.len(), |c| open + c + 1);
             (
                 text[..open].trim(),
-                Some(text[open..close].replace(' ', "").replace(',', ",")),
+                Some(text[open..close].replace(' ', "")),
                 text[close..].trim(),
             )
         }
@@ -120,11 +120,7 @@ fn postgres_type(text: &str) -> String {
     };
     let mut out = base.to_owned();
     if let Some(args) = args {
-        if base == "timestamp" || base == "time" {
-            out.push_str(&args);
-        } else {
-            out.push_str(&args.replace(',', ","));
-        }
+        out.push_str(&args);
     }
     if !rest.is_empty() {
         out.push(' ');
