@@ -347,15 +347,7 @@ fn parse(response: RawResponse) -> Result<Value, ApiError> {
 }
 
 fn query_encode(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    crate::kinds::percent_encode(text, b"-._~/")
 }
 
 #[cfg(test)]

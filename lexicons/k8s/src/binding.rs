@@ -208,7 +208,9 @@ fn client(
 ) -> Result<Arc<Cluster>, BindError> {
     // kube sets no read timeout by default, and its own retry layer would wait up to
     // 1000 s on a throttled server: chant bounds and retries requests itself.
-    config.read_timeout = Some(timeout);
+    // chant's own per-request timeout (in `api.rs`) fires first; kube's read timeout
+    // only backs it up.
+    config.read_timeout = Some(timeout + Duration::from_secs(5));
     config.connect_timeout = Some(timeout.min(Duration::from_secs(10)));
     config.default_retry = false;
     let client = kube::Client::try_from(config)

@@ -141,7 +141,8 @@ pub fn hooks() -> NormalizationHooks {
             service(),
             &["spec.clusterIP", "spec.clusterIPs", "spec.ipFamilies"],
         );
-    let defaults: [(fn() -> TypeMatch, &str, Value); 19] = [
+    type Default = (fn() -> TypeMatch, &'static str, Value);
+    let defaults: [Default; 19] = [
         (
             deployment,
             "spec.strategy",

@@ -72,10 +72,10 @@ pub fn assign(objects: &[Nameable<'_>], taken: &BTreeSet<String>) -> Vec<String>
             continue;
         }
         let mut name = base.clone();
-        if counts[base.as_str()] > 1 || taken.contains(base) {
-            if let Some(ns) = object.namespace {
-                name = format!("{base}.{ns}");
-            }
+        if (counts[base.as_str()] > 1 || taken.contains(base))
+            && let Some(ns) = object.namespace
+        {
+            name = format!("{base}.{ns}");
         }
         let mut candidate = name.clone();
         let mut n = 1;

@@ -39,7 +39,7 @@ async fn objects_sharing_a_kind_and_namespace_are_read_with_one_list() {
     let requests = server.requests();
     assert_eq!(requests.len(), 1, "{requests:?}");
     assert_eq!(requests[0].path, "/api/v1/namespaces/shop/configmaps");
-    assert!(requests[0].query.get("labelSelector").is_none());
+    assert!(!requests[0].query.contains_key("labelSelector"));
     // The undeclared object the LIST returned is reported, owned, so plan can delete it.
     let stray = &obs.resources["configMapStray"];
     assert_eq!(stray.ownership(), Ownership::Owned);

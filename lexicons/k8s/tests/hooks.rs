@@ -8,7 +8,7 @@ use chant_k8s::K8sLexicon;
 use chant_k8s::settings::{EnvironmentSettings, SourceSettings};
 use chant_lexicon::{
     ExportRequest, IdentityAnswer, IdentityRequest, Lexicon, ProjectMarker, ResourceSelector,
-    TeardownRequest, UnobservedReason,
+    StackStatusRequest, TeardownRequest, UnobservedReason,
 };
 use chant_testkit::FakeExec;
 use chant_testkit::kube_api::{FakeKubeApi, KubeconfigSpec};
@@ -31,14 +31,7 @@ async fn whoami_reports_the_subject_and_the_server_the_reads_use() {
         .namespace("shop")
         .token("t0ken-value");
     let p = project_with(&server, &config_map("a", None, ""), PINNED, "", &spec);
-    let answer = p
-        .lexicon
-        .describe_identity(&IdentityRequest {
-            environment: "dev".into(),
-            region: None,
-        })
-        .await
-        .unwrap();
+    let answer = whoami(&p.lexicon).await;
     let IdentityAnswer::Resolved(identity) = answer else {
         panic!("unresolved: {answer:?}");
     };
@@ -75,14 +68,7 @@ async fn whoami_reports_the_subject_and_the_server_the_reads_use() {
         "",
         &KubeconfigSpec::new("fake").token("nope"),
     );
-    let answer = wrong
-        .lexicon
-        .describe_identity(&IdentityRequest {
-            environment: "dev".into(),
-            region: None,
-        })
-        .await
-        .unwrap();
+    let answer = whoami(&wrong.lexicon).await;
     assert!(
         matches!(
             answer,
@@ -93,6 +79,16 @@ async fn whoami_reports_the_subject_and_the_server_the_reads_use() {
         ),
         "{answer:?}"
     );
+}
+
+async fn whoami(lexicon: &Arc<dyn Lexicon>) -> IdentityAnswer {
+    lexicon
+        .describe_identity(&IdentityRequest {
+            environment: "dev".into(),
+            region: None,
+        })
+        .await
+        .unwrap()
 }
 
 fn teardown_request(declared: &[&str]) -> TeardownRequest {
@@ -334,5 +330,54 @@ async fn kustomize_roots_render_through_the_exec_seam() {
         err.message.contains("accumulating resources: boom"),
         "{}",
         err.message
+    );
+}
+
+#[tokio::test]
+async fn stack_status_counts_ready_workloads_by_the_stack_label() {
+    let server = FakeKubeApi::start();
+    let deployment = |name: &str, ready: u32| {
+        format!(
+            "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {name}\n  namespace: shop\n  labels:\n    {OURS}\nspec:\n  replicas: 2\nstatus:\n  replicas: 2\n  readyReplicas: {ready}\n"
+        )
+    };
+    server.seed_yaml(&format!(
+        "{}{}{}",
+        deployment("a", 2),
+        deployment("b", 1),
+        config_map("other", Some("shop"), SIBLING)
+    ));
+    let p = project(&server, &config_map("a", None, ""), PINNED);
+    let status = |stack: &str| StackStatusRequest {
+        environment: "dev".into(),
+        stack: stack.into(),
+    };
+    let shop = p
+        .lexicon
+        .describe_stack_status(&status("shop"))
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(shop.present);
+    assert_eq!(shop.status.as_deref(), Some("1/2 workloads ready"));
+    assert_eq!(shop.healthy, Some(false));
+    let none = p
+        .lexicon
+        .describe_stack_status(&status("nothing"))
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(!none.present);
+    server.fault(chant_testkit::kube_api::Fault::under("/api").status(
+        500,
+        "InternalError",
+        "down",
+    ));
+    assert_eq!(
+        p.lexicon
+            .describe_stack_status(&status("shop"))
+            .await
+            .unwrap(),
+        None
     );
 }

@@ -74,9 +74,14 @@ pub fn split_api_version(api_version: &str) -> (&str, &str) {
 
 /// Percent-encode a path segment (names are DNS-ish, but never trust input).
 pub fn encode(segment: &str) -> String {
-    let mut out = String::with_capacity(segment.len());
-    for b in segment.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b':') {
+    percent_encode(segment, b"-._~:")
+}
+
+/// Percent-encode everything but ASCII alphanumerics and `keep`.
+pub fn percent_encode(text: &str, keep: &[u8]) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || keep.contains(&b) {
             out.push(b as char);
         } else {
             out.push_str(&format!("%{b:02X}"));

@@ -196,7 +196,7 @@ fn objects(
     else {
         return not_found_path();
     };
-    if served.namespaced == false && namespace.is_some() {
+    if !served.namespaced && namespace.is_some() {
         return not_found_path();
     }
     let namespace = namespace.unwrap_or_default();
