@@ -6,14 +6,14 @@
 
 use crate::cloudcontrol::{self, Lookup};
 use crate::errors::{Failure, classify};
-use crate::lexicon::{AwsLexicon, Unbound};
+use crate::lexicon::AwsLexicon;
 use crate::ownership::{describe_marker, marker_in_tag_array};
 use crate::security_groups;
 use crate::session::Session;
 use crate::stack::{self, Member};
 use chant_lexicon::{
-    DeclaredEntity, DeepObservation, DeepResourceObservation, HookError, HookResult,
-    ObserveRequest, Ownership, UnobservedEntity, UnobservedReason, bounded_concurrently,
+    DeclaredEntity, DeepObservation, DeepResourceObservation, HookResult, ObserveRequest,
+    Ownership, UnobservedEntity, UnobservedReason, bounded_concurrently,
 };
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -24,28 +24,13 @@ pub async fn observe(
     lexicon: &AwsLexicon,
     request: &ObserveRequest,
 ) -> HookResult<DeepObservation> {
-    let targets = lexicon.targets(&request.environment, request.stack.as_deref());
     let mut out = DeepObservation::default();
-    for target in &targets {
-        let declared_stack = lexicon.declared_stack(target);
-        let entities: Vec<&DeclaredEntity> = request
-            .entities
-            .iter()
-            .filter(|e| targets.len() == 1 || declared_stack.nested_in.contains_key(&e.name))
-            .collect();
-        let session = match lexicon
-            .bind(
-                &request.environment,
-                Some(target),
-                request.region.as_deref(),
-                request.request_timeout,
-            )
-            .await
-        {
+    for scope in lexicon.stack_scopes(request).await? {
+        let (target, entities) = (&scope.target, &scope.entities);
+        let session = match scope.session {
             Ok(session) => session,
-            Err(Unbound::Refused(message)) => return Err(HookError::Refused(message)),
-            Err(Unbound::Hole(e)) => {
-                hole_all(&mut out, &entities, e.reason, &e.detail);
+            Err(e) => {
+                hole_all(&mut out, entities, e.reason, &e.detail);
                 continue;
             }
         };
@@ -57,7 +42,7 @@ pub async fn observe(
                     "DescribeStackResources failed for stack \"{}\": {}",
                     target.name, f.detail
                 );
-                hole_all(&mut out, &entities, f.reason, &detail);
+                hole_all(&mut out, entities, f.reason, &detail);
                 continue;
             }
         };

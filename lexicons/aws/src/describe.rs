@@ -13,12 +13,12 @@
 
 use crate::cloudcontrol::{self, Lookup};
 use crate::errors::Failure;
-use crate::lexicon::{AwsLexicon, StackTarget, Unbound};
+use crate::lexicon::{AwsLexicon, StackTarget};
 use crate::ownership::{describe_marker, marker_in_pairs};
 use crate::session::Session;
 use crate::stack::{self, Member, StackInfo};
 use chant_lexicon::{
-    DeclaredEntity, DescribeResult, HookError, HookResult, Observation, ObserveRequest, Ownership,
+    DeclaredEntity, DescribeResult, HookResult, Observation, ObserveRequest, Ownership,
     OwnershipMarker, ResourceMetadata, UnobservedEntity, UnobservedReason, bounded_concurrently,
 };
 use std::collections::BTreeSet;
@@ -29,35 +29,15 @@ pub async fn describe(
     lexicon: &AwsLexicon,
     request: &ObserveRequest,
 ) -> HookResult<DescribeResult> {
-    let targets = lexicon.targets(&request.environment, request.stack.as_deref());
     let mut parts = Vec::new();
     let mut claimed = BTreeSet::new();
-    for target in &targets {
-        let declared_stack = lexicon.declared_stack(target);
-        // A single stack owns every declared entity, even one its template no longer lists.
-        let entities: Vec<&DeclaredEntity> = request
-            .entities
-            .iter()
-            .filter(|e| targets.len() == 1 || declared_stack.nested_in.contains_key(&e.name))
-            .collect();
-        claimed.extend(entities.iter().map(|e| e.name.clone()));
-        let session = match lexicon
-            .bind(
-                &request.environment,
-                Some(target),
-                request.region.as_deref(),
-                request.request_timeout,
-            )
-            .await
-        {
-            Ok(session) => session,
-            Err(Unbound::Refused(message)) => return Err(HookError::Refused(message)),
-            Err(Unbound::Hole(e)) => {
-                parts.push(all_unobserved(&entities, e.reason, &e.detail, None));
-                continue;
-            }
-        };
-        parts.push(read_stack(lexicon, request, &session, target, &entities).await);
+    for scope in lexicon.stack_scopes(request).await? {
+        claimed.extend(scope.entities.iter().map(|e| e.name.clone()));
+        match &scope.session {
+            Ok(session) => parts
+                .push(read_stack(lexicon, request, session, &scope.target, &scope.entities).await),
+            Err(e) => parts.push(all_unobserved(&scope.entities, e.reason, &e.detail, None)),
+        }
     }
     let unplaced: Vec<&DeclaredEntity> = request
         .entities

@@ -49,6 +49,13 @@ pub struct StackTarget {
     pub name: String,
 }
 
+/// One stack of an observe request: what it declares, and how to read it.
+pub struct StackScope<'r> {
+    pub target: StackTarget,
+    pub entities: Vec<&'r DeclaredEntity>,
+    pub session: Result<Session, BindError>,
+}
+
 /// Why a binding cannot be used for reads.
 pub enum Unbound {
     /// Every entity it would read is not observed, for this reason.
@@ -92,6 +99,44 @@ impl AwsLexicon {
     /// What a stack declares (template errors surface through `declared()`, not here).
     pub fn declared_stack(&self, target: &StackTarget) -> DeclaredStack {
         template::declared_stack(&target.config).unwrap_or_default()
+    }
+
+    /// Each of the request's stacks with the declared entities it reads (a single stack
+    /// owns every declared entity, even one its template no longer lists) and its session.
+    pub async fn stack_scopes<'r>(
+        &self,
+        request: &'r ObserveRequest,
+    ) -> Result<Vec<StackScope<'r>>, HookError> {
+        let targets = self.targets(&request.environment, request.stack.as_deref());
+        let single = targets.len() == 1;
+        let mut scopes = Vec::new();
+        for target in targets {
+            let declared_stack = self.declared_stack(&target);
+            let entities: Vec<&DeclaredEntity> = request
+                .entities
+                .iter()
+                .filter(|e| single || declared_stack.nested_in.contains_key(&e.name))
+                .collect();
+            let session = match self
+                .bind(
+                    &request.environment,
+                    Some(&target),
+                    request.region.as_deref(),
+                    request.request_timeout,
+                )
+                .await
+            {
+                Ok(session) => Ok(session),
+                Err(Unbound::Refused(message)) => return Err(HookError::Refused(message)),
+                Err(Unbound::Hole(e)) => Err(e),
+            };
+            scopes.push(StackScope {
+                target,
+                entities,
+                session,
+            });
+        }
+        Ok(scopes)
     }
 
     /// A verified session for one stack (or the environment when `target` is `None`).

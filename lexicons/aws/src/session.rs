@@ -207,6 +207,22 @@ pub async fn open(
     })
 }
 
+/// A client of one service, configured from the session: its timeouts, its retry policy
+/// (throttling backs off), and its endpoint from [`Session::configured_endpoint`].
+macro_rules! client {
+    ($name:ident, $sdk:ident, $service:expr) => {
+        pub fn $name(&self) -> $sdk::Client {
+            let mut b = $sdk::config::Builder::from(&self.sdk)
+                .timeout_config(self.timeouts())
+                .retry_config(self.retry.clone());
+            if let Some(e) = self.configured_endpoint($service) {
+                b = b.endpoint_url(e);
+            }
+            $sdk::Client::from_conf(b.build())
+        }
+    };
+}
+
 const ALL_SERVICES: [Service; 10] = [
     Service::CloudFormation,
     Service::Sts,
@@ -264,65 +280,19 @@ impl Session {
             .build()
     }
 
-    pub fn cloudformation(&self) -> aws_sdk_cloudformation::Client {
-        let mut b = aws_sdk_cloudformation::config::Builder::from(&self.sdk)
-            .timeout_config(self.timeouts())
-            .retry_config(self.retry.clone());
-        if let Some(e) = self.configured_endpoint(Service::CloudFormation) {
-            b = b.endpoint_url(e);
-        }
-        aws_sdk_cloudformation::Client::from_conf(b.build())
-    }
-
-    pub fn sts(&self) -> aws_sdk_sts::Client {
-        let mut b = aws_sdk_sts::config::Builder::from(&self.sdk)
-            .timeout_config(self.timeouts())
-            .retry_config(self.retry.clone());
-        if let Some(e) = self.configured_endpoint(Service::Sts) {
-            b = b.endpoint_url(e);
-        }
-        aws_sdk_sts::Client::from_conf(b.build())
-    }
-
-    pub fn iam(&self) -> aws_sdk_iam::Client {
-        let mut b = aws_sdk_iam::config::Builder::from(&self.sdk)
-            .timeout_config(self.timeouts())
-            .retry_config(self.retry.clone());
-        if let Some(e) = self.configured_endpoint(Service::Iam) {
-            b = b.endpoint_url(e);
-        }
-        aws_sdk_iam::Client::from_conf(b.build())
-    }
-
-    pub fn tagging(&self) -> aws_sdk_resourcegroupstagging::Client {
-        let mut b = aws_sdk_resourcegroupstagging::config::Builder::from(&self.sdk)
-            .timeout_config(self.timeouts())
-            .retry_config(self.retry.clone());
-        if let Some(e) = self.configured_endpoint(Service::Tagging) {
-            b = b.endpoint_url(e);
-        }
-        aws_sdk_resourcegroupstagging::Client::from_conf(b.build())
-    }
-
-    pub fn cloudcontrol(&self) -> aws_sdk_cloudcontrol::Client {
-        let mut b = aws_sdk_cloudcontrol::config::Builder::from(&self.sdk)
-            .timeout_config(self.timeouts())
-            .retry_config(self.retry.clone());
-        if let Some(e) = self.configured_endpoint(Service::CloudControl) {
-            b = b.endpoint_url(e);
-        }
-        aws_sdk_cloudcontrol::Client::from_conf(b.build())
-    }
-
-    pub fn ec2(&self) -> aws_sdk_ec2::Client {
-        let mut b = aws_sdk_ec2::config::Builder::from(&self.sdk)
-            .timeout_config(self.timeouts())
-            .retry_config(self.retry.clone());
-        if let Some(e) = self.configured_endpoint(Service::Ec2) {
-            b = b.endpoint_url(e);
-        }
-        aws_sdk_ec2::Client::from_conf(b.build())
-    }
+    client!(
+        cloudformation,
+        aws_sdk_cloudformation,
+        Service::CloudFormation
+    );
+    client!(sts, aws_sdk_sts, Service::Sts);
+    client!(iam, aws_sdk_iam, Service::Iam);
+    client!(tagging, aws_sdk_resourcegroupstagging, Service::Tagging);
+    client!(cloudcontrol, aws_sdk_cloudcontrol, Service::CloudControl);
+    client!(ec2, aws_sdk_ec2, Service::Ec2);
+    client!(sqs, aws_sdk_sqs, Service::Sqs);
+    client!(sns, aws_sdk_sns, Service::Sns);
+    client!(lambda, aws_sdk_lambda, Service::Lambda);
 
     pub fn s3(&self) -> aws_sdk_s3::Client {
         let mut b = aws_sdk_s3::config::Builder::from(&self.sdk)
@@ -333,36 +303,6 @@ impl Session {
             b = b.endpoint_url(e).force_path_style(true);
         }
         aws_sdk_s3::Client::from_conf(b.build())
-    }
-
-    pub fn sqs(&self) -> aws_sdk_sqs::Client {
-        let mut b = aws_sdk_sqs::config::Builder::from(&self.sdk)
-            .timeout_config(self.timeouts())
-            .retry_config(self.retry.clone());
-        if let Some(e) = self.configured_endpoint(Service::Sqs) {
-            b = b.endpoint_url(e);
-        }
-        aws_sdk_sqs::Client::from_conf(b.build())
-    }
-
-    pub fn sns(&self) -> aws_sdk_sns::Client {
-        let mut b = aws_sdk_sns::config::Builder::from(&self.sdk)
-            .timeout_config(self.timeouts())
-            .retry_config(self.retry.clone());
-        if let Some(e) = self.configured_endpoint(Service::Sns) {
-            b = b.endpoint_url(e);
-        }
-        aws_sdk_sns::Client::from_conf(b.build())
-    }
-
-    pub fn lambda(&self) -> aws_sdk_lambda::Client {
-        let mut b = aws_sdk_lambda::config::Builder::from(&self.sdk)
-            .timeout_config(self.timeouts())
-            .retry_config(self.retry.clone());
-        if let Some(e) = self.configured_endpoint(Service::Lambda) {
-            b = b.endpoint_url(e);
-        }
-        aws_sdk_lambda::Client::from_conf(b.build())
     }
 
     /// Resolve credentials through the chain; `Err` is `no-credentials` with the chain's word.

@@ -27,6 +27,22 @@ pub struct Member {
 }
 
 impl Member {
+    fn new(
+        logical_id: Option<&str>,
+        physical_id: Option<&str>,
+        resource_type: Option<&str>,
+        status: Option<&str>,
+        updated: Option<&DateTime>,
+    ) -> Self {
+        Member {
+            logical_id: logical_id.unwrap_or_default().to_owned(),
+            physical_id: physical_id.map(str::to_owned),
+            resource_type: resource_type.unwrap_or_default().to_owned(),
+            status: status.unwrap_or_default().to_owned(),
+            last_updated: updated.and_then(timestamp),
+        }
+    }
+
     /// A member whose deletion finished is gone, whatever the stack still lists.
     pub fn exists(&self) -> bool {
         self.status != "DELETE_COMPLETE"
@@ -81,15 +97,14 @@ pub async fn members(session: &Session, stack: &str) -> Result<Vec<Member>, Fail
     let described: Vec<Member> = answer
         .stack_resources()
         .iter()
-        .map(|r| Member {
-            logical_id: r.logical_resource_id().unwrap_or_default().to_owned(),
-            physical_id: r.physical_resource_id().map(str::to_owned),
-            resource_type: r.resource_type().unwrap_or_default().to_owned(),
-            status: r
-                .resource_status()
-                .map(|s| s.as_str().to_owned())
-                .unwrap_or_default(),
-            last_updated: r.timestamp().and_then(timestamp),
+        .map(|r| {
+            Member::new(
+                r.logical_resource_id(),
+                r.physical_resource_id(),
+                r.resource_type(),
+                r.resource_status().map(|s| s.as_str()),
+                r.timestamp(),
+            )
         })
         .collect();
     if described.len() < DESCRIBE_LIMIT {
@@ -104,16 +119,13 @@ pub async fn members(session: &Session, stack: &str) -> Result<Vec<Member>, Fail
     while let Some(page) = pages.next().await {
         let page = page.map_err(|e| classify(&e))?;
         listed.extend(page.stack_resource_summaries().iter().map(|r| {
-            Member {
-                logical_id: r.logical_resource_id().unwrap_or_default().to_owned(),
-                physical_id: r.physical_resource_id().map(str::to_owned),
-                resource_type: r.resource_type().unwrap_or_default().to_owned(),
-                status: r
-                    .resource_status()
-                    .map(|s| s.as_str().to_owned())
-                    .unwrap_or_default(),
-                last_updated: r.last_updated_timestamp().and_then(timestamp),
-            }
+            Member::new(
+                r.logical_resource_id(),
+                r.physical_resource_id(),
+                r.resource_type(),
+                r.resource_status().map(|s| s.as_str()),
+                r.last_updated_timestamp(),
+            )
         }));
     }
     Ok(listed)

@@ -676,3 +676,68 @@ async fn disruption_verdicts_name_their_schema_fact() {
         "a type with no schema is left unknown"
     );
 }
+
+#[tokio::test]
+async fn several_stacks_each_in_its_own_region() {
+    let moto = MotoServer::shared().session();
+    let app = json!({"Resources": {"Jobs": shop_template("dev")["Resources"]["Jobs"].clone()}});
+    let edge = json!({"Resources": {"Assets": shop_template("dev")["Resources"]["Assets"].clone(), "Cdn": {"Type": "AWS::SQS::Queue", "Properties": {"QueueName": "edge-cdn"}}}});
+    let eu = moto_sdk(&moto.url()).await;
+    create_stack(
+        &eu,
+        "app-dev",
+        &app,
+        Some(&marker_tags(PROJECT_STACK, "dev")),
+    )
+    .await;
+    let us = eu
+        .to_builder()
+        .region(aws_config::Region::new("us-east-1"))
+        .build();
+    create_stack(
+        &us,
+        "edge-dev",
+        &json!({"Resources": {"Assets": edge["Resources"]["Assets"].clone()}}),
+        Some(&marker_tags(PROJECT_STACK, "dev")),
+    )
+    .await;
+
+    let project = Project::new(&app, &moto.url(), &[("dev", "")]);
+    std::fs::write(project.path().join("dist/app.json"), app.to_string()).unwrap();
+    std::fs::write(project.path().join("dist/edge.json"), edge.to_string()).unwrap();
+    let text = project.chant_toml.replace(
+        "[lexicons.aws]\nsource = \"dist/template.json\"\nstack = \"shop-{env}\"\n",
+        "[lexicons.aws.stacks.app]\nsource = \"dist/app.json\"\n\n[lexicons.aws.stacks.edge]\nsource = \"dist/edge.json\"\nregion = \"us-east-1\"\n",
+    );
+    let context = chant_lexicon::ProjectContext {
+        config_text: Arc::from(text.as_str()),
+        ..project.context()
+    };
+    let lexicon = chant_aws::AwsLexicon::new(chant_aws::AwsSettings::parse(&context).unwrap())
+        .with_overrides(overrides());
+    let request = request(&lexicon, "dev", false).await;
+    let names: Vec<&str> = request.entities.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["Jobs", "Assets", "Cdn"]);
+    let read = lexicon
+        .describe_resources(&request)
+        .await
+        .unwrap()
+        .normalize();
+    assert_eq!(read.resources["Jobs"].attributes["region"], "eu-west-1");
+    assert_eq!(read.resources["Assets"].attributes["region"], "us-east-1");
+    assert_eq!(read.resources["Assets"].attributes["stack"], "edge-dev");
+    assert!(
+        !read.resources.contains_key("Cdn") && !read.unobserved.contains_key("Cdn"),
+        "Cdn was never deployed"
+    );
+    assert!(
+        read.queried["Cdn"].contains("StackName=edge-dev) @ us-east-1"),
+        "{}",
+        read.queried["Cdn"]
+    );
+    assert!(
+        read.queried["Jobs"].contains("StackName=app-dev) @ eu-west-1"),
+        "{}",
+        read.queried["Jobs"]
+    );
+}
