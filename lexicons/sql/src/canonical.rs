@@ -260,34 +260,27 @@ fn normalize_node(expr: &mut Expr, dialect: Dialect, drop_qualifiers: bool) {
             expr: subject,
             pattern,
             escape_char: None,
-        } => {
-            let op = if *negated {
-                BinaryOperator::PGNotLikeMatch
-            } else {
-                BinaryOperator::PGLikeMatch
-            };
-            *expr = Expr::BinaryOp {
-                left: Box::new(take(subject)),
-                op,
-                right: Box::new(take(pattern)),
-            };
         }
-        Expr::ILike {
+        | Expr::ILike {
             negated,
             any: false,
             expr: subject,
             pattern,
             escape_char: None,
         } => {
-            let op = if *negated {
-                BinaryOperator::PGNotILikeMatch
-            } else {
-                BinaryOperator::PGILikeMatch
+            let negated = *negated;
+            let (left, right) = (take(subject), take(pattern));
+            let insensitive = matches!(expr, Expr::ILike { .. });
+            let op = match (insensitive, negated) {
+                (false, false) => BinaryOperator::PGLikeMatch,
+                (false, true) => BinaryOperator::PGNotLikeMatch,
+                (true, false) => BinaryOperator::PGILikeMatch,
+                (true, true) => BinaryOperator::PGNotILikeMatch,
             };
             *expr = Expr::BinaryOp {
-                left: Box::new(take(subject)),
+                left: Box::new(left),
                 op,
-                right: Box::new(take(pattern)),
+                right: Box::new(right),
             };
         }
         _ => {}

@@ -440,42 +440,27 @@ impl Schema {
                         out.insert("autoincrement".into(), json!(true));
                     }
                 }
-                ColumnOption::PrimaryKey(pk) => {
+                ColumnOption::PrimaryKey(_)
+                | ColumnOption::Unique(_)
+                | ColumnOption::ForeignKey(_)
+                | ColumnOption::Check(_) => {
+                    let constraint: TableConstraint = match option.option.clone() {
+                        ColumnOption::PrimaryKey(pk) => {
+                            if dialect == Dialect::Postgres {
+                                nullable = false;
+                            }
+                            pk.into()
+                        }
+                        ColumnOption::Unique(unique) => unique.into(),
+                        ColumnOption::ForeignKey(fk) => fk.into(),
+                        ColumnOption::Check(check) => check.into(),
+                        _ => unreachable!("matched above"),
+                    };
                     constraints.add_column_constraint(
                         line,
                         &option.name,
                         &name,
-                        pk.clone().into(),
-                        dialect,
-                    )?;
-                    if dialect == Dialect::Postgres {
-                        nullable = false;
-                    }
-                }
-                ColumnOption::Unique(unique) => {
-                    constraints.add_column_constraint(
-                        line,
-                        &option.name,
-                        &name,
-                        unique.clone().into(),
-                        dialect,
-                    )?;
-                }
-                ColumnOption::ForeignKey(fk) => {
-                    constraints.add_column_constraint(
-                        line,
-                        &option.name,
-                        &name,
-                        fk.clone().into(),
-                        dialect,
-                    )?;
-                }
-                ColumnOption::Check(check) => {
-                    constraints.add_column_constraint(
-                        line,
-                        &option.name,
-                        &name,
-                        check.clone().into(),
+                        constraint,
                         dialect,
                     )?;
                 }
@@ -489,6 +474,17 @@ impl Schema {
         }
         out.insert("nullable".into(), json!(nullable));
         Ok(Value::Object(out))
+    }
+
+    /// A declared table's constraints so far, to add to.
+    fn table_constraints(&mut self, key: &ObjectKey) -> Constraints {
+        let existing: Vec<Value> = self
+            .find(key)
+            .and_then(|o| o.props.get("constraints"))
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        Constraints::with_existing(&key.name, &existing)
     }
 
     fn alter_table(
@@ -508,45 +504,19 @@ impl Schema {
         match operation {
             AlterTableOperation::OwnerTo { .. } => Ok(()),
             AlterTableOperation::AddColumn { column_def, .. } => {
-                let object = self.find(key).expect("checked");
-                let existing: Vec<Value> = object
-                    .props
-                    .get("constraints")
-                    .and_then(Value::as_array)
-                    .cloned()
-                    .unwrap_or_default();
-                let mut constraints = Constraints::with_existing(&key.name, &existing);
+                let mut constraints = self.table_constraints(key);
                 let column = self.column(line, &column_def, &mut constraints)?;
                 let object = self.find(key).expect("checked");
                 if let Some(columns) = object.columns_mut() {
                     columns.push(column);
                 }
-                object.depends_on.extend(constraints.references.clone());
-                object
-                    .props
-                    .insert("constraints".into(), Value::Array(constraints.finish()));
+                store_constraints(object, constraints, dialect);
                 Ok(())
             }
             AlterTableOperation::AddConstraint { constraint, .. } => {
-                let object = self.find(key).expect("checked");
-                let existing: Vec<Value> = object
-                    .props
-                    .get("constraints")
-                    .and_then(Value::as_array)
-                    .cloned()
-                    .unwrap_or_default();
-                let mut constraints = Constraints::with_existing(&key.name, &existing);
+                let mut constraints = self.table_constraints(key);
                 constraints.add(line, &constraint, None, dialect)?;
-                let list = constraints.list.clone();
-                if let Some(columns) = object.columns_mut()
-                    && dialect == Dialect::Postgres
-                {
-                    mark_primary_key_not_null(columns, &list);
-                }
-                object.depends_on.extend(constraints.references.clone());
-                object
-                    .props
-                    .insert("constraints".into(), Value::Array(constraints.finish()));
+                store_constraints(self.find(key).expect("checked"), constraints, dialect);
                 Ok(())
             }
             AlterTableOperation::AlterColumn { column_name, op } => {
@@ -925,6 +895,18 @@ pub fn resolve_foreign_keys(objects: &mut [SqlObject], dialect: Dialect) {
             }
         }
     }
+}
+
+fn store_constraints(object: &mut SqlObject, constraints: Constraints, dialect: Dialect) {
+    if dialect == Dialect::Postgres
+        && let Some(columns) = object.columns_mut()
+    {
+        mark_primary_key_not_null(columns, &constraints.list);
+    }
+    object.depends_on.extend(constraints.references.clone());
+    object
+        .props
+        .insert("constraints".into(), Value::Array(constraints.finish()));
 }
 
 fn mark_primary_key_not_null(columns: &mut [Value], constraints: &[Value]) {

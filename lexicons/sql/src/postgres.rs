@@ -700,16 +700,7 @@ impl PostgresSession {
         let listing = self.list(schemas).await;
         let mut report = DropReport::default();
         for step in steps {
-            if listing.failed.contains_key(&step.key.kind) {
-                report.skipped.push(step.entity.clone());
-                continue;
-            }
-            let still_ours = listing
-                .objects
-                .get(&step.entity)
-                .and_then(|o| o.marker.as_ref())
-                .is_some_and(|m| m == &step.marker);
-            if !still_ours {
+            if !step.still_ours(&listing) {
                 report.skipped.push(step.entity.clone());
                 continue;
             }

@@ -72,6 +72,18 @@ pub struct DropStep {
     pub marker: OwnershipMarker,
 }
 
+impl DropStep {
+    /// Does a fresh listing still show this object carrying the marker it was planned with?
+    pub fn still_ours(&self, listing: &Listing) -> bool {
+        !listing.failed.contains_key(&self.key.kind)
+            && listing
+                .objects
+                .get(&self.entity)
+                .and_then(|o| o.marker.as_ref())
+                .is_some_and(|m| m == &self.marker)
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DropReport {
     pub dropped: Vec<String>,

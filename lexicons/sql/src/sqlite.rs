@@ -252,12 +252,7 @@ impl Session for SqliteSession {
                 listing(&read_stored(&transaction).map_err(|e| Fault::read_failed(e.to_string()))?);
             let mut report = DropReport::default();
             for step in &steps {
-                let still_ours = live
-                    .objects
-                    .get(&step.entity)
-                    .and_then(|o| o.marker.as_ref())
-                    .is_some_and(|m| m == &step.marker);
-                if !still_ours {
+                if !step.still_ours(&live) {
                     report.skipped.push(step.entity.clone());
                     continue;
                 }

@@ -4,8 +4,8 @@
 mod common;
 
 use chant_lexicon::{
-    ExportRequest, HookError, IdentityAnswer, IdentityRequest, Lexicon, Ownership, ProjectMarker,
-    ResourceSelector, TeardownRequest, UnobservedReason,
+    ExportRequest, HookError, IdentityAnswer, Lexicon, Ownership, ProjectMarker, ResourceSelector,
+    TeardownRequest, UnobservedReason,
 };
 use chant_testkit::postgres::PostgresCluster;
 use chant_testkit::{Scenario, assert_observation_conformance};
@@ -329,7 +329,11 @@ async fn import_round_trip_reads_back_as_all_noop() {
             entity.name
         );
     }
-    assert_eq!(thin.resources.len(), declared.len(), "every live object is declared");
+    assert_eq!(
+        thin.resources.len(),
+        declared.len(),
+        "every live object is declared"
+    );
 
     // Applied to an empty database, the generated DDL recreates the same objects and markers.
     let copy = database(ddl);
@@ -463,14 +467,7 @@ async fn a_failed_drop_rolls_the_whole_teardown_back() {
 async fn whoami_reports_the_role_server_and_the_variable() {
     let shop = database(&live());
     let project = postgres_project(SCHEMA, &reader_url(&shop), "");
-    let answer = project
-        .lexicon
-        .describe_identity(&IdentityRequest {
-            environment: "dev".into(),
-            region: None,
-        })
-        .await
-        .unwrap();
+    let answer = project.whoami().await;
     let IdentityAnswer::Resolved(identity) = answer else {
         panic!("{answer:?}")
     };
@@ -497,14 +494,7 @@ async fn whoami_reports_the_role_server_and_the_variable() {
         &cluster().url("chant_reader", "nope-nope", &shop),
         "",
     );
-    let answer = wrong
-        .lexicon
-        .describe_identity(&IdentityRequest {
-            environment: "dev".into(),
-            region: None,
-        })
-        .await
-        .unwrap();
+    let answer = wrong.whoami().await;
     assert!(
         matches!(
             answer,

@@ -58,9 +58,18 @@ async fn the_quickstart_plan_shows_every_kind_of_drift() {
     let lexicon = SqlFactory.create(&project).unwrap();
     let declared = lexicon.declared().await.unwrap();
     let request = ObserveRequest::new("dev", ProjectMarker::new("shop", "dev"), declared.clone());
-    let now = lexicon.describe_resources(&request).await.unwrap().normalize();
+    let now = lexicon
+        .describe_resources(&request)
+        .await
+        .unwrap()
+        .normalize();
     let deep = lexicon.observe_resources_deep(&request).await.unwrap();
-    let drift = property_drift(&diff_deep(&declared, &deep, &lexicon.normalization_hooks(), None));
+    let drift = property_drift(&diff_deep(
+        &declared,
+        &deep,
+        &lexicon.normalization_hooks(),
+        None,
+    ));
     let names: Vec<String> = declared.iter().map(|e| e.name.clone()).collect();
     let plan = build_change_set(&PlanInput {
         lexicon: "sql",
@@ -97,5 +106,8 @@ async fn the_quickstart_plan_shows_every_kind_of_drift() {
         })
         .await
         .unwrap();
-    assert_eq!(verdicts["table/main.orders"].disruption, Disruption::Replace);
+    assert_eq!(
+        verdicts["table/main.orders"].disruption,
+        Disruption::Replace
+    );
 }

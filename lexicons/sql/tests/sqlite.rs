@@ -4,8 +4,8 @@
 mod common;
 
 use chant_lexicon::{
-    ExportRequest, IdentityAnswer, IdentityRequest, Lexicon, Ownership, ProjectMarker,
-    ResourceSelector, TeardownRequest, UnobservedReason,
+    ExportRequest, IdentityAnswer, Lexicon, Ownership, ProjectMarker, ResourceSelector,
+    TeardownRequest, UnobservedReason,
 };
 use chant_testkit::{Scenario, assert_observation_conformance};
 use common::{OURS, SIBLING, drift, sqlite_project, unclaimed};
@@ -331,14 +331,7 @@ async fn teardown_drops_owned_undeclared_objects_only_after_a_re_read() {
 #[tokio::test]
 async fn whoami_names_the_file_and_the_os_user() {
     let project = sqlite_project(SCHEMA, &live());
-    let answer = project
-        .lexicon
-        .describe_identity(&IdentityRequest {
-            environment: "dev".into(),
-            region: None,
-        })
-        .await
-        .unwrap();
+    let answer = project.whoami().await;
     let IdentityAnswer::Resolved(identity) = answer else {
         panic!("{answer:?}")
     };
@@ -350,14 +343,7 @@ async fn whoami_names_the_file_and_the_os_user() {
             .is_some_and(|t| t.ends_with("dev.db"))
     );
     let missing = sqlite_project(SCHEMA, "");
-    let answer = missing
-        .lexicon
-        .describe_identity(&IdentityRequest {
-            environment: "dev".into(),
-            region: None,
-        })
-        .await
-        .unwrap();
+    let answer = missing.whoami().await;
     assert!(
         matches!(
             answer,

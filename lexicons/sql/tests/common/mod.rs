@@ -60,21 +60,31 @@ impl Project {
         request
     }
 
+    pub async fn whoami(&self) -> chant_lexicon::IdentityAnswer {
+        let request = chant_lexicon::IdentityRequest {
+            environment: "dev".into(),
+            region: None,
+        };
+        self.lexicon.describe_identity(&request).await.unwrap()
+    }
+
     pub async fn deep(&self) -> DeepObservation {
         let request = self.request(false).await;
         self.lexicon.observe_resources_deep(&request).await.unwrap()
     }
 }
 
-/// Declared vs live through chant's own deep diff: the drifted entities and their paths.
-pub fn drift(
+/// Declared vs live through chant's own deep diff.
+fn deep_diff(
     declared: &[DeclaredEntity],
     live: &DeepObservation,
     lexicon: &dyn Lexicon,
-) -> Vec<(String, Vec<String>)> {
-    let diff =
-        chant::lifecycle::deep::diff_deep(declared, live, &lexicon.normalization_hooks(), None);
-    diff.drifted
+) -> chant::lifecycle::deep::DeepDiff {
+    chant::lifecycle::deep::diff_deep(declared, live, &lexicon.normalization_hooks(), None)
+}
+
+fn rows(entries: &[chant::lifecycle::deep::DeepEntityDrift]) -> Vec<(String, Vec<String>)> {
+    entries
         .iter()
         .map(|d| {
             (
@@ -85,22 +95,22 @@ pub fn drift(
         .collect()
 }
 
+/// The drifted entities and their paths.
+pub fn drift(
+    declared: &[DeclaredEntity],
+    live: &DeepObservation,
+    lexicon: &dyn Lexicon,
+) -> Vec<(String, Vec<String>)> {
+    rows(&deep_diff(declared, live, lexicon).drifted)
+}
+
+/// Live fields nothing declared, per entity.
 pub fn unclaimed(
     declared: &[DeclaredEntity],
     live: &DeepObservation,
     lexicon: &dyn Lexicon,
 ) -> Vec<(String, Vec<String>)> {
-    let diff =
-        chant::lifecycle::deep::diff_deep(declared, live, &lexicon.normalization_hooks(), None);
-    diff.unclaimed
-        .iter()
-        .map(|d| {
-            (
-                d.name.clone(),
-                d.changes.iter().map(|c| c.path.clone()).collect(),
-            )
-        })
-        .collect()
+    rows(&deep_diff(declared, live, lexicon).unclaimed)
 }
 
 /// Variables for `url_env` without touching the process environment.
