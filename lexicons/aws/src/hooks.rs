@@ -160,15 +160,13 @@ mod tests {
             Side::Declared,
             Counterpart::Unknown
         )));
-        assert!(
-            hooks.prunes(&node(
-                "AWS::SQS::Queue",
-                "QueueUrl",
-                &v,
-                Side::Live,
-                Counterpart::Absent
-            )) == false
-        );
+        assert!(!hooks.prunes(&node(
+            "AWS::SQS::Queue",
+            "QueueUrl",
+            &v,
+            Side::Live,
+            Counterpart::Absent
+        )));
         assert!(hooks.prunes(&node(
             "AWS::SQS::Queue",
             "Arn",

@@ -79,6 +79,15 @@ fn list(column: &str) -> Vec<String> {
     }
 }
 
+/// Types with conditionally create-only properties (for tests that need a real one).
+#[cfg(test)]
+pub fn table_types_with_conditional() -> impl Iterator<Item = &'static str> {
+    table()
+        .iter()
+        .filter(|(_, f)| !f.conditional_create_only.is_empty())
+        .map(|(name, _)| *name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,13 +116,4 @@ mod tests {
         );
         assert!(facts("Custom::Thing").is_none());
     }
-}
-
-/// Types with conditionally create-only properties (for tests that need a real one).
-#[cfg(test)]
-pub fn table_types_with_conditional() -> impl Iterator<Item = &'static str> {
-    table()
-        .iter()
-        .filter(|(_, f)| !f.conditional_create_only.is_empty())
-        .map(|(name, _)| *name)
 }
