@@ -29,7 +29,7 @@ mod stack_status;
 mod teardown;
 pub mod template;
 
-pub use lexicon::{AwsFactory, AwsLexicon};
+pub use lexicon::{AWS_CONCURRENCY, AwsFactory, AwsLexicon};
 pub use ownership::AWS_TAG_OWNERSHIP_KEYS;
 pub use session::{Overrides, Service};
 pub use settings::{AwsSettings, EnvironmentBinding, StackConfig};
