@@ -23,13 +23,13 @@ pub fn address(session: &Session, entity_type: &str, identifier: &str) -> String
     )
 }
 
+/// `client` is made once per read ([`Session::cloudcontrol`]) and shared by its lookups.
 pub async fn get(
-    session: &Session,
+    client: &aws_sdk_cloudcontrol::Client,
     entity_type: &str,
     identifier: &str,
 ) -> Result<Lookup, Failure> {
-    let answer = session
-        .cloudcontrol()
+    let answer = client
         .get_resource()
         .type_name(entity_type)
         .identifier(identifier)

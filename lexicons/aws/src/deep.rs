@@ -60,11 +60,12 @@ pub async fn observe(
             })
             .collect();
         let groups = security_groups_of(&session, &in_stack).await;
+        let client = &session.cloudcontrol();
         let reads = bounded_concurrently(in_stack, request.pool(AWS_POOL), |(entity, member)| {
             let session = &session;
             let groups = &groups;
             async move {
-                let answer = read_one(session, &entity, &member, groups).await;
+                let answer = read_one(session, client, &entity, &member, groups).await;
                 (entity, answer)
             }
         })
@@ -160,6 +161,7 @@ async fn security_groups_of(
 
 async fn read_one(
     session: &Session,
+    client: &aws_sdk_cloudcontrol::Client,
     entity: &DeclaredEntity,
     member: &Member,
     groups: &GroupAnswer,
@@ -207,7 +209,7 @@ async fn read_one(
         );
     }
     let address = cloudcontrol::address(session, &entity.entity_type, id);
-    match cloudcontrol::get(session, &entity.entity_type, id).await {
+    match cloudcontrol::get(client, &entity.entity_type, id).await {
         Ok(Lookup::Found { properties, .. }) => Read::Present(DeepResourceObservation {
             entity_type: entity.entity_type.clone(),
             physical_id: Some(id.to_owned()),

@@ -254,11 +254,12 @@ async fn fallback(
             cloudcontrol::declared_identifier(&e.entity_type, &e.props).map(|id| ((*e).clone(), id))
         })
         .collect();
+    let client = &session.cloudcontrol();
     let answers = bounded_concurrently(
         lookups,
         request.pool(crate::lexicon::AWS_CONCURRENCY),
         |(entity, identifier)| async move {
-            let answer = cloudcontrol::get(session, &entity.entity_type, &identifier).await;
+            let answer = cloudcontrol::get(client, &entity.entity_type, &identifier).await;
             (entity, identifier, answer)
         },
     )
