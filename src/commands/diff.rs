@@ -2,7 +2,7 @@
 //! snapshot), `--between A B` (two recorded snapshots), and the default (declarations vs
 //! the digest recorded with the last snapshot).
 
-use super::read::{ReadOptions, Thin, deep_diff, read_thin, report_reading_problems};
+use super::read::{ReadOptions, Thin, deep_diffs, read_thin, report_reading_problems};
 use super::{Context, ExitStatus};
 use crate::cli::DiffArgs;
 use crate::error::CliError;
@@ -73,7 +73,10 @@ async fn live(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CliError> {
         owned: false,
         namespace: args.namespace.as_deref(),
     };
-    let readings = read_thin(&engine, &env, &declared, options, &ctx.output).await;
+    let (readings, mut deep) = tokio::join!(
+        read_thin(&engine, &env, &declared, options, &ctx.output),
+        deep_diffs(&engine, &env, &declared, false, baseline.as_ref())
+    );
 
     let mut report = LiveReport {
         schema: "chant.diff/v1",
@@ -115,18 +118,7 @@ async fn live(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CliError> {
             &observation,
             previous.as_ref().map(|p| &p.resources),
         );
-        let deep = if matches!(reading.thin, Thin::Observed(_)) {
-            deep_diff(
-                &engine,
-                &env,
-                d,
-                false,
-                baseline.as_ref().and_then(|b| b.lexicons.get(&name)),
-            )
-            .await
-        } else {
-            None
-        };
+        let deep = deep.remove(&name);
         let artifact_diff = artifacts.as_ref().map(|now| {
             diff_snapshots(
                 &previous

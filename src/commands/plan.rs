@@ -1,6 +1,6 @@
 //! `chant lifecycle plan <env> [lexicon]`: strictly read-only.
 
-use super::read::{ReadOptions, Reading, Thin, deep_diff, read_thin, report_reading_problems};
+use super::read::{ReadOptions, Reading, Thin, deep_diffs, read_thin, report_reading_problems};
 use super::{Context, ExitStatus, previous_resources};
 use crate::cli::{PlanArgs, ReportFormat};
 use crate::engine::Engine;
@@ -49,16 +49,15 @@ pub async fn run(ctx: &Context, args: &PlanArgs) -> Result<ExitStatus, CliError>
         owned: args.owned,
         namespace: args.namespace.as_deref(),
     };
-    let readings = read_thin(&engine, &env, &declared, options, &ctx.output).await;
-    let mut drift = BTreeMap::new();
-    for reading in readings
+    // The thin and the deep reads are independent: run them side by side.
+    let (readings, deep) = tokio::join!(
+        read_thin(&engine, &env, &declared, options, &ctx.output),
+        deep_diffs(&engine, &env, &declared, args.owned, None)
+    );
+    let drift = deep
         .iter()
-        .filter(|r| matches!(r.thin, Thin::Observed(_)))
-    {
-        if let Some(deep) = deep_diff(&engine, &env, &reading.declared, args.owned, None).await {
-            drift.insert(reading.declared.name().to_owned(), property_drift(&deep));
-        }
-    }
+        .map(|(lexicon, diff)| (lexicon.clone(), property_drift(diff)))
+        .collect();
     let mut report = build_report(&env, &readings, &drift, |lexicon| {
         previous_resources(store.as_ref(), &env, lexicon)
     });

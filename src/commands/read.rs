@@ -140,22 +140,31 @@ pub fn report_reading_problems(readings: &[Reading], output: &Output) {
     }
 }
 
-/// The claimed-field classification of one lexicon's deep read against its declarations,
-/// with the accepted baseline applied; `None` when the lexicon has no deep reader.
-pub async fn deep_diff(
+/// The claimed-field classification of every lexicon's deep read against its
+/// declarations, read concurrently, with the accepted baseline applied. Lexicons without a
+/// deep reader are absent from the map.
+pub async fn deep_diffs(
     engine: &Engine,
     environment: &str,
-    declared: &Declared,
+    declared: &[Declared],
     owned: bool,
-    baseline: Option<&crate::lifecycle::baseline::LexiconBaseline>,
-) -> Option<crate::lifecycle::deep::diff::DeepDiff> {
-    match read_deep(engine, environment, declared, owned).await {
-        Deep::Unsupported => None,
-        Deep::Observed(deep) => Some(crate::lifecycle::deep::diff::diff_deep(
-            &declared.entities,
-            &deep,
-            &declared.lexicon.normalization_hooks(),
-            baseline,
-        )),
-    }
+    baseline: Option<&crate::lifecycle::baseline::ObservationBaseline>,
+) -> std::collections::BTreeMap<String, crate::lifecycle::deep::diff::DeepDiff> {
+    let reads = declared.iter().map(|d| async move {
+        let diff = match read_deep(engine, environment, d, owned).await {
+            Deep::Unsupported => None,
+            Deep::Observed(deep) => Some(crate::lifecycle::deep::diff::diff_deep(
+                &d.entities,
+                &deep,
+                &d.lexicon.normalization_hooks(),
+                baseline.and_then(|b| b.lexicons.get(d.name())),
+            )),
+        };
+        diff.map(|diff| (d.name().to_owned(), diff))
+    });
+    futures::future::join_all(reads)
+        .await
+        .into_iter()
+        .flatten()
+        .collect()
 }

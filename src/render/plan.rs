@@ -9,7 +9,7 @@ pub fn heading(action: Action) -> &'static str {
     match action {
         Action::Create => "CREATE (declared; observed absent)",
         Action::Update => "UPDATE (declared; differs from what is live)",
-        Action::Delete => "DELETE (live, carries this project's marker, no longer declared)",
+        Action::Delete => "DELETE (live, this project's, no longer declared)",
         Action::Adopt => "ADOPT (live, not declared, not this project's: never deleted)",
         Action::Runtime => {
             "RUNTIME (owned by a declared resource; not drift, never a delete/adopt candidate)"
