@@ -205,29 +205,21 @@ fn normalize_node(expr: &mut Expr, dialect: Dialect, drop_qualifiers: bool) {
             compare_op: BinaryOperator::Eq,
             right,
             ..
-        } if matches!(right.as_ref(), Expr::Array(_)) => {
-            let Expr::Array(array) = take(right) else {
-                unreachable!("matched above")
-            };
-            *expr = Expr::In {
-                expr: Box::new(take(left)),
-                target: InTarget::List(array.elem),
-                negated: false,
-                global: false,
-            };
         }
-        Expr::AllOp {
+        | Expr::AllOp {
             left,
             compare_op: BinaryOperator::NotEq,
             right,
         } if matches!(right.as_ref(), Expr::Array(_)) => {
-            let Expr::Array(array) = take(right) else {
+            let (left, right) = (take(left), take(right));
+            let negated = matches!(expr, Expr::AllOp { .. });
+            let Expr::Array(array) = right else {
                 unreachable!("matched above")
             };
             *expr = Expr::In {
-                expr: Box::new(take(left)),
+                expr: Box::new(left),
                 target: InTarget::List(array.elem),
-                negated: true,
+                negated,
                 global: false,
             };
         }

@@ -4,7 +4,7 @@
 mod common;
 
 use chant_lexicon::{
-    ExportRequest, HookError, IdentityAnswer, Lexicon, Ownership, ProjectMarker, ResourceSelector,
+    ExportRequest, HookError, IdentityAnswer, Ownership, ProjectMarker, ResourceSelector,
     TeardownRequest, UnobservedReason,
 };
 use chant_testkit::postgres::PostgresCluster;

@@ -4,8 +4,8 @@
 mod common;
 
 use chant_lexicon::{
-    ExportRequest, IdentityAnswer, Lexicon, Ownership, ProjectMarker, ResourceSelector,
-    TeardownRequest, UnobservedReason,
+    ExportRequest, IdentityAnswer, Ownership, ProjectMarker, ResourceSelector, TeardownRequest,
+    UnobservedReason,
 };
 use chant_testkit::{Scenario, assert_observation_conformance};
 use common::{OURS, SIBLING, drift, sqlite_project, unclaimed};
