@@ -11,14 +11,7 @@ use common::*;
 #[tokio::test]
 async fn the_chain_and_aws_endpoint_url_decide_where_and_as_whom() {
     let moto = MotoServer::shared().session();
-    let sdk = moto_sdk(&moto.url()).await;
-    create_stack(
-        &sdk,
-        "shop-dev",
-        &shop_template("dev"),
-        Some(&marker_tags(PROJECT_STACK, "dev")),
-    )
-    .await;
+    deploy_shop_dev(&moto.url()).await;
     let home = tempfile::tempdir().unwrap();
     let config = home.path().join("config");
     let credentials = home.path().join("credentials");

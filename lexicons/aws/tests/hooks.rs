@@ -136,14 +136,7 @@ async fn a_wrong_account_is_refused_before_any_read() {
 #[tokio::test]
 async fn the_deep_read_maps_cloud_control_and_security_groups() {
     let moto = MotoServer::shared().session();
-    let sdk = moto_sdk(&moto.url()).await;
-    create_stack(
-        &sdk,
-        "shop-dev",
-        &shop_template("dev"),
-        Some(&marker_tags(PROJECT_STACK, "dev")),
-    )
-    .await;
+    deploy_shop_dev(&moto.url()).await;
     let stub = CloudControlStub::start();
     stub.put(
         "AWS::S3::Bucket",
@@ -301,14 +294,7 @@ async fn import_writes_a_template_that_plans_all_noop() {
 #[tokio::test]
 async fn teardown_plans_owned_orphans_and_deletes_them_in_order() {
     let moto = MotoServer::shared().session();
-    let sdk = moto_sdk(&moto.url()).await;
-    create_stack(
-        &sdk,
-        "shop-dev",
-        &shop_template("dev"),
-        Some(&marker_tags(PROJECT_STACK, "dev")),
-    )
-    .await;
+    let sdk = deploy_shop_dev(&moto.url()).await;
     // Outside the stack: an owned orphan topic, a sibling stack's queue, a prod queue.
     let sns = aws_sdk_sns::Client::new(&sdk);
     let tag = |k: &str, v: &str| {

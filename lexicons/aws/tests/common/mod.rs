@@ -149,6 +149,19 @@ pub async fn moto_sdk(url: &str) -> SdkConfig {
         .await
 }
 
+/// moto with the marked `shop-dev` stack deployed from [`shop_template`].
+pub async fn deploy_shop_dev(url: &str) -> SdkConfig {
+    let sdk = moto_sdk(url).await;
+    create_stack(
+        &sdk,
+        "shop-dev",
+        &shop_template("dev"),
+        Some(&marker_tags(PROJECT_STACK, "dev")),
+    )
+    .await;
+    sdk
+}
+
 /// Create a stack in moto and check it completed.
 pub async fn create_stack(sdk: &SdkConfig, name: &str, template: &Value, tags: Option<&Value>) {
     let cf = aws_sdk_cloudformation::Client::new(sdk);
