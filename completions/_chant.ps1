@@ -58,6 +58,7 @@ Register-ArgumentCompleter -Native -CommandName 'chant' -ScriptBlock {
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List the commits of the chant/lifecycle branch')
             [CompletionResult]::new('whoami', 'whoami', [CompletionResultType]::ParameterValue, 'Who chant would act as, and where, for each lexicon')
             [CompletionResult]::new('teardown', 'teardown', [CompletionResultType]::ParameterValue, 'Plan (and with --execute, perform) deleting what this project owns and no longer declares')
+            [CompletionResult]::new('predict', 'predict', [CompletionResultType]::ParameterValue, 'Predict cost, headroom and resilience at a traffic level, from a behaviour engine')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -80,6 +81,7 @@ Register-ArgumentCompleter -Native -CommandName 'chant' -ScriptBlock {
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List the commits of the chant/lifecycle branch')
             [CompletionResult]::new('whoami', 'whoami', [CompletionResultType]::ParameterValue, 'Who chant would act as, and where, for each lexicon')
             [CompletionResult]::new('teardown', 'teardown', [CompletionResultType]::ParameterValue, 'Plan (and with --execute, perform) deleting what this project owns and no longer declares')
+            [CompletionResult]::new('predict', 'predict', [CompletionResultType]::ParameterValue, 'Predict cost, headroom and resilience at a traffic level, from a behaviour engine')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -317,6 +319,42 @@ Register-ArgumentCompleter -Native -CommandName 'chant' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'chant;lifecycle;predict' {
+            [CompletionResult]::new('--traffic', '--traffic', [CompletionResultType]::ParameterName, 'The traffic level to predict at, handed to the engine verbatim (`100 rps`)')
+            [CompletionResult]::new('--failure', '--failure', [CompletionResultType]::ParameterName, 'A failure to ask each entity''s resilience verdict under (`one zone lost`)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if chant was started in DIR (chant.toml is found there or in a parent)')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Run as if chant was started in DIR (chant.toml is found there or in a parent)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output (NO_COLOR is honoured)')
+            [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'Reads in flight per lexicon (default: each lexicon''s own, usually 16)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds each network request may take; a whole lexicon gets ten times that')
+            [CompletionResult]::new('--live', '--live', [CompletionResultType]::ParameterName, 'Also predict the live estate, and show the per-entity delta with its marks')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'json')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More logging on stderr (-v info, -vv debug, -vvv trace)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More logging on stderr (-v info, -vv debug, -vvv trace)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'chant;lc;predict' {
+            [CompletionResult]::new('--traffic', '--traffic', [CompletionResultType]::ParameterName, 'The traffic level to predict at, handed to the engine verbatim (`100 rps`)')
+            [CompletionResult]::new('--failure', '--failure', [CompletionResultType]::ParameterName, 'A failure to ask each entity''s resilience verdict under (`one zone lost`)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if chant was started in DIR (chant.toml is found there or in a parent)')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Run as if chant was started in DIR (chant.toml is found there or in a parent)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output (NO_COLOR is honoured)')
+            [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'Reads in flight per lexicon (default: each lexicon''s own, usually 16)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds each network request may take; a whole lexicon gets ten times that')
+            [CompletionResult]::new('--live', '--live', [CompletionResultType]::ParameterName, 'Also predict the live estate, and show the per-entity delta with its marks')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'json')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More logging on stderr (-v info, -vv debug, -vvv trace)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More logging on stderr (-v info, -vv debug, -vvv trace)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'chant;lifecycle;help' {
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Record what is live to the chant/lifecycle branch')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print recorded snapshots')
@@ -325,6 +363,7 @@ Register-ArgumentCompleter -Native -CommandName 'chant' -ScriptBlock {
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List the commits of the chant/lifecycle branch')
             [CompletionResult]::new('whoami', 'whoami', [CompletionResultType]::ParameterValue, 'Who chant would act as, and where, for each lexicon')
             [CompletionResult]::new('teardown', 'teardown', [CompletionResultType]::ParameterValue, 'Plan (and with --execute, perform) deleting what this project owns and no longer declares')
+            [CompletionResult]::new('predict', 'predict', [CompletionResultType]::ParameterValue, 'Predict cost, headroom and resilience at a traffic level, from a behaviour engine')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -349,6 +388,9 @@ Register-ArgumentCompleter -Native -CommandName 'chant' -ScriptBlock {
         'chant;lifecycle;help;teardown' {
             break
         }
+        'chant;lifecycle;help;predict' {
+            break
+        }
         'chant;lifecycle;help;help' {
             break
         }
@@ -360,6 +402,7 @@ Register-ArgumentCompleter -Native -CommandName 'chant' -ScriptBlock {
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List the commits of the chant/lifecycle branch')
             [CompletionResult]::new('whoami', 'whoami', [CompletionResultType]::ParameterValue, 'Who chant would act as, and where, for each lexicon')
             [CompletionResult]::new('teardown', 'teardown', [CompletionResultType]::ParameterValue, 'Plan (and with --execute, perform) deleting what this project owns and no longer declares')
+            [CompletionResult]::new('predict', 'predict', [CompletionResultType]::ParameterValue, 'Predict cost, headroom and resilience at a traffic level, from a behaviour engine')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -382,6 +425,9 @@ Register-ArgumentCompleter -Native -CommandName 'chant' -ScriptBlock {
             break
         }
         'chant;lc;help;teardown' {
+            break
+        }
+        'chant;lc;help;predict' {
             break
         }
         'chant;lc;help;help' {
@@ -441,6 +487,7 @@ Register-ArgumentCompleter -Native -CommandName 'chant' -ScriptBlock {
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List the commits of the chant/lifecycle branch')
             [CompletionResult]::new('whoami', 'whoami', [CompletionResultType]::ParameterValue, 'Who chant would act as, and where, for each lexicon')
             [CompletionResult]::new('teardown', 'teardown', [CompletionResultType]::ParameterValue, 'Plan (and with --execute, perform) deleting what this project owns and no longer declares')
+            [CompletionResult]::new('predict', 'predict', [CompletionResultType]::ParameterValue, 'Predict cost, headroom and resilience at a traffic level, from a behaviour engine')
             break
         }
         'chant;help;lifecycle;snapshot' {
@@ -462,6 +509,9 @@ Register-ArgumentCompleter -Native -CommandName 'chant' -ScriptBlock {
             break
         }
         'chant;help;lifecycle;teardown' {
+            break
+        }
+        'chant;help;lifecycle;predict' {
             break
         }
         'chant;help;import' {

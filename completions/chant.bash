@@ -52,6 +52,9 @@ _chant() {
             chant__subcmd__help__subcmd__lifecycle,plan)
                 cmd="chant__subcmd__help__subcmd__lifecycle__subcmd__plan"
                 ;;
+            chant__subcmd__help__subcmd__lifecycle,predict)
+                cmd="chant__subcmd__help__subcmd__lifecycle__subcmd__predict"
+                ;;
             chant__subcmd__help__subcmd__lifecycle,show)
                 cmd="chant__subcmd__help__subcmd__lifecycle__subcmd__show"
                 ;;
@@ -76,6 +79,9 @@ _chant() {
             chant__subcmd__lifecycle,plan)
                 cmd="chant__subcmd__lifecycle__subcmd__plan"
                 ;;
+            chant__subcmd__lifecycle,predict)
+                cmd="chant__subcmd__lifecycle__subcmd__predict"
+                ;;
             chant__subcmd__lifecycle,show)
                 cmd="chant__subcmd__lifecycle__subcmd__show"
                 ;;
@@ -99,6 +105,9 @@ _chant() {
                 ;;
             chant__subcmd__lifecycle__subcmd__help,plan)
                 cmd="chant__subcmd__lifecycle__subcmd__help__subcmd__plan"
+                ;;
+            chant__subcmd__lifecycle__subcmd__help,predict)
+                cmd="chant__subcmd__lifecycle__subcmd__help__subcmd__predict"
                 ;;
             chant__subcmd__lifecycle__subcmd__help,show)
                 cmd="chant__subcmd__lifecycle__subcmd__help__subcmd__show"
@@ -243,7 +252,7 @@ _chant() {
             return 0
             ;;
         chant__subcmd__help__subcmd__lifecycle)
-            opts="snapshot show diff plan log whoami teardown"
+            opts="snapshot show diff plan log whoami teardown predict"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -285,6 +294,20 @@ _chant() {
             return 0
             ;;
         chant__subcmd__help__subcmd__lifecycle__subcmd__plan)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        chant__subcmd__help__subcmd__lifecycle__subcmd__predict)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -417,7 +440,7 @@ _chant() {
             return 0
             ;;
         chant__subcmd__lifecycle)
-            opts="-C -v -h -V --project --verbose --color --concurrency --timeout --help --version snapshot show diff plan log whoami teardown help"
+            opts="-C -v -h -V --project --verbose --color --concurrency --timeout --help --version snapshot show diff plan log whoami teardown predict help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -493,7 +516,7 @@ _chant() {
             return 0
             ;;
         chant__subcmd__lifecycle__subcmd__help)
-            opts="snapshot show diff plan log whoami teardown help"
+            opts="snapshot show diff plan log whoami teardown predict help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -549,6 +572,20 @@ _chant() {
             return 0
             ;;
         chant__subcmd__lifecycle__subcmd__help__subcmd__plan)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        chant__subcmd__lifecycle__subcmd__help__subcmd__predict)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -665,6 +702,48 @@ _chant() {
                     ;;
                 --report)
                     COMPREPLY=($(compgen -W "gitlab-mr" -- "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --concurrency)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        chant__subcmd__lifecycle__subcmd__predict)
+            opts="-C -v -h -V --traffic --failure --live --json --project --verbose --color --concurrency --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --traffic)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --failure)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --project)

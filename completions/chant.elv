@@ -54,6 +54,7 @@ set edit:completion:arg-completer[chant] = {|@words|
             cand log 'List the commits of the chant/lifecycle branch'
             cand whoami 'Who chant would act as, and where, for each lexicon'
             cand teardown 'Plan (and with --execute, perform) deleting what this project owns and no longer declares'
+            cand predict 'Predict cost, headroom and resilience at a traffic level, from a behaviour engine'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'chant;lc'= {
@@ -75,6 +76,7 @@ set edit:completion:arg-completer[chant] = {|@words|
             cand log 'List the commits of the chant/lifecycle branch'
             cand whoami 'Who chant would act as, and where, for each lexicon'
             cand teardown 'Plan (and with --execute, perform) deleting what this project owns and no longer declares'
+            cand predict 'Predict cost, headroom and resilience at a traffic level, from a behaviour engine'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'chant;lifecycle;snapshot'= {
@@ -297,6 +299,40 @@ set edit:completion:arg-completer[chant] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'chant;lifecycle;predict'= {
+            cand --traffic 'The traffic level to predict at, handed to the engine verbatim (`100 rps`)'
+            cand --failure 'A failure to ask each entity''s resilience verdict under (`one zone lost`)'
+            cand -C 'Run as if chant was started in DIR (chant.toml is found there or in a parent)'
+            cand --project 'Run as if chant was started in DIR (chant.toml is found there or in a parent)'
+            cand --color 'When to colour output (NO_COLOR is honoured)'
+            cand --concurrency 'Reads in flight per lexicon (default: each lexicon''s own, usually 16)'
+            cand --timeout 'Seconds each network request may take; a whole lexicon gets ten times that'
+            cand --live 'Also predict the live estate, and show the per-entity delta with its marks'
+            cand --json 'json'
+            cand -v 'More logging on stderr (-v info, -vv debug, -vvv trace)'
+            cand --verbose 'More logging on stderr (-v info, -vv debug, -vvv trace)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'chant;lc;predict'= {
+            cand --traffic 'The traffic level to predict at, handed to the engine verbatim (`100 rps`)'
+            cand --failure 'A failure to ask each entity''s resilience verdict under (`one zone lost`)'
+            cand -C 'Run as if chant was started in DIR (chant.toml is found there or in a parent)'
+            cand --project 'Run as if chant was started in DIR (chant.toml is found there or in a parent)'
+            cand --color 'When to colour output (NO_COLOR is honoured)'
+            cand --concurrency 'Reads in flight per lexicon (default: each lexicon''s own, usually 16)'
+            cand --timeout 'Seconds each network request may take; a whole lexicon gets ten times that'
+            cand --live 'Also predict the live estate, and show the per-entity delta with its marks'
+            cand --json 'json'
+            cand -v 'More logging on stderr (-v info, -vv debug, -vvv trace)'
+            cand --verbose 'More logging on stderr (-v info, -vv debug, -vvv trace)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'chant;lifecycle;help'= {
             cand snapshot 'Record what is live to the chant/lifecycle branch'
             cand show 'Print recorded snapshots'
@@ -305,6 +341,7 @@ set edit:completion:arg-completer[chant] = {|@words|
             cand log 'List the commits of the chant/lifecycle branch'
             cand whoami 'Who chant would act as, and where, for each lexicon'
             cand teardown 'Plan (and with --execute, perform) deleting what this project owns and no longer declares'
+            cand predict 'Predict cost, headroom and resilience at a traffic level, from a behaviour engine'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'chant;lifecycle;help;snapshot'= {
@@ -321,6 +358,8 @@ set edit:completion:arg-completer[chant] = {|@words|
         }
         &'chant;lifecycle;help;teardown'= {
         }
+        &'chant;lifecycle;help;predict'= {
+        }
         &'chant;lifecycle;help;help'= {
         }
         &'chant;lc;help'= {
@@ -331,6 +370,7 @@ set edit:completion:arg-completer[chant] = {|@words|
             cand log 'List the commits of the chant/lifecycle branch'
             cand whoami 'Who chant would act as, and where, for each lexicon'
             cand teardown 'Plan (and with --execute, perform) deleting what this project owns and no longer declares'
+            cand predict 'Predict cost, headroom and resilience at a traffic level, from a behaviour engine'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'chant;lc;help;snapshot'= {
@@ -346,6 +386,8 @@ set edit:completion:arg-completer[chant] = {|@words|
         &'chant;lc;help;whoami'= {
         }
         &'chant;lc;help;teardown'= {
+        }
+        &'chant;lc;help;predict'= {
         }
         &'chant;lc;help;help'= {
         }
@@ -400,6 +442,7 @@ set edit:completion:arg-completer[chant] = {|@words|
             cand log 'List the commits of the chant/lifecycle branch'
             cand whoami 'Who chant would act as, and where, for each lexicon'
             cand teardown 'Plan (and with --execute, perform) deleting what this project owns and no longer declares'
+            cand predict 'Predict cost, headroom and resilience at a traffic level, from a behaviour engine'
         }
         &'chant;help;lifecycle;snapshot'= {
         }
@@ -414,6 +457,8 @@ set edit:completion:arg-completer[chant] = {|@words|
         &'chant;help;lifecycle;whoami'= {
         }
         &'chant;help;lifecycle;teardown'= {
+        }
+        &'chant;help;lifecycle;predict'= {
         }
         &'chant;help;import'= {
         }

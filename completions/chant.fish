@@ -38,23 +38,24 @@ complete -c chant -n "__fish_chant_needs_command" -f -a "lc" -d 'Observe, compar
 complete -c chant -n "__fish_chant_needs_command" -f -a "import" -d 'Write source from what is live in an environment'
 complete -c chant -n "__fish_chant_needs_command" -f -a "completions" -d 'Print shell completions'
 complete -c chant -n "__fish_chant_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -s C -l project -d 'Run as if chant was started in DIR (chant.toml is found there or in a parent)' -r -F
-complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -l color -d 'When to colour output (NO_COLOR is honoured)' -r -f -a "auto\t''
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -s C -l project -d 'Run as if chant was started in DIR (chant.toml is found there or in a parent)' -r -F
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -l color -d 'When to colour output (NO_COLOR is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -l concurrency -d 'Reads in flight per lexicon (default: each lexicon\'s own, usually 16)' -r
-complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -l timeout -d 'Seconds each network request may take; a whole lexicon gets ten times that' -r
-complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -s v -l verbose -d 'More logging on stderr (-v info, -vv debug, -vvv trace)'
-complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -s h -l help -d 'Print help'
-complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -s V -l version -d 'Print version'
-complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -f -a "snapshot" -d 'Record what is live to the chant/lifecycle branch'
-complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -f -a "show" -d 'Print recorded snapshots'
-complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -f -a "diff" -d 'Compare declared, live and recorded (or two recorded snapshots)'
-complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -f -a "plan" -d 'Propose create / update / delete / adopt for every entity the read touched'
-complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -f -a "log" -d 'List the commits of the chant/lifecycle branch'
-complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -f -a "whoami" -d 'Who chant would act as, and where, for each lexicon'
-complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -f -a "teardown" -d 'Plan (and with --execute, perform) deleting what this project owns and no longer declares'
-complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -l concurrency -d 'Reads in flight per lexicon (default: each lexicon\'s own, usually 16)' -r
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -l timeout -d 'Seconds each network request may take; a whole lexicon gets ten times that' -r
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -s v -l verbose -d 'More logging on stderr (-v info, -vv debug, -vvv trace)'
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -s h -l help -d 'Print help'
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -s V -l version -d 'Print version'
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -f -a "snapshot" -d 'Record what is live to the chant/lifecycle branch'
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -f -a "show" -d 'Print recorded snapshots'
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -f -a "diff" -d 'Compare declared, live and recorded (or two recorded snapshots)'
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -f -a "plan" -d 'Propose create / update / delete / adopt for every entity the read touched'
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -f -a "log" -d 'List the commits of the chant/lifecycle branch'
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -f -a "whoami" -d 'Who chant would act as, and where, for each lexicon'
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -f -a "teardown" -d 'Plan (and with --execute, perform) deleting what this project owns and no longer declares'
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -f -a "predict" -d 'Predict cost, headroom and resilience at a traffic level, from a behaviour engine'
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from snapshot" -s C -l project -d 'Run as if chant was started in DIR (chant.toml is found there or in a parent)' -r -F
 complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from snapshot" -l color -d 'When to colour output (NO_COLOR is honoured)' -r -f -a "auto\t''
 always\t''
@@ -137,6 +138,19 @@ complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_s
 complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from teardown" -s v -l verbose -d 'More logging on stderr (-v info, -vv debug, -vvv trace)'
 complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from teardown" -s h -l help -d 'Print help'
 complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from teardown" -s V -l version -d 'Print version'
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from predict" -l traffic -d 'The traffic level to predict at, handed to the engine verbatim (`100 rps`)' -r
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from predict" -l failure -d 'A failure to ask each entity\'s resilience verdict under (`one zone lost`)' -r
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from predict" -s C -l project -d 'Run as if chant was started in DIR (chant.toml is found there or in a parent)' -r -F
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from predict" -l color -d 'When to colour output (NO_COLOR is honoured)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from predict" -l concurrency -d 'Reads in flight per lexicon (default: each lexicon\'s own, usually 16)' -r
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from predict" -l timeout -d 'Seconds each network request may take; a whole lexicon gets ten times that' -r
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from predict" -l live -d 'Also predict the live estate, and show the per-entity delta with its marks'
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from predict" -l json
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from predict" -s v -l verbose -d 'More logging on stderr (-v info, -vv debug, -vvv trace)'
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from predict" -s h -l help -d 'Print help'
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from predict" -s V -l version -d 'Print version'
 complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from help" -f -a "snapshot" -d 'Record what is live to the chant/lifecycle branch'
 complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print recorded snapshots'
 complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from help" -f -a "diff" -d 'Compare declared, live and recorded (or two recorded snapshots)'
@@ -144,24 +158,26 @@ complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_s
 complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from help" -f -a "log" -d 'List the commits of the chant/lifecycle branch'
 complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from help" -f -a "whoami" -d 'Who chant would act as, and where, for each lexicon'
 complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from help" -f -a "teardown" -d 'Plan (and with --execute, perform) deleting what this project owns and no longer declares'
+complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from help" -f -a "predict" -d 'Predict cost, headroom and resilience at a traffic level, from a behaviour engine'
 complete -c chant -n "__fish_chant_using_subcommand lifecycle; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -s C -l project -d 'Run as if chant was started in DIR (chant.toml is found there or in a parent)' -r -F
-complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -l color -d 'When to colour output (NO_COLOR is honoured)' -r -f -a "auto\t''
+complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -s C -l project -d 'Run as if chant was started in DIR (chant.toml is found there or in a parent)' -r -F
+complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -l color -d 'When to colour output (NO_COLOR is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -l concurrency -d 'Reads in flight per lexicon (default: each lexicon\'s own, usually 16)' -r
-complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -l timeout -d 'Seconds each network request may take; a whole lexicon gets ten times that' -r
-complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -s v -l verbose -d 'More logging on stderr (-v info, -vv debug, -vvv trace)'
-complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -s h -l help -d 'Print help'
-complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -s V -l version -d 'Print version'
-complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -f -a "snapshot" -d 'Record what is live to the chant/lifecycle branch'
-complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -f -a "show" -d 'Print recorded snapshots'
-complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -f -a "diff" -d 'Compare declared, live and recorded (or two recorded snapshots)'
-complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -f -a "plan" -d 'Propose create / update / delete / adopt for every entity the read touched'
-complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -f -a "log" -d 'List the commits of the chant/lifecycle branch'
-complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -f -a "whoami" -d 'Who chant would act as, and where, for each lexicon'
-complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -f -a "teardown" -d 'Plan (and with --execute, perform) deleting what this project owns and no longer declares'
-complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -l concurrency -d 'Reads in flight per lexicon (default: each lexicon\'s own, usually 16)' -r
+complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -l timeout -d 'Seconds each network request may take; a whole lexicon gets ten times that' -r
+complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -s v -l verbose -d 'More logging on stderr (-v info, -vv debug, -vvv trace)'
+complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -s h -l help -d 'Print help'
+complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -s V -l version -d 'Print version'
+complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -f -a "snapshot" -d 'Record what is live to the chant/lifecycle branch'
+complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -f -a "show" -d 'Print recorded snapshots'
+complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -f -a "diff" -d 'Compare declared, live and recorded (or two recorded snapshots)'
+complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -f -a "plan" -d 'Propose create / update / delete / adopt for every entity the read touched'
+complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -f -a "log" -d 'List the commits of the chant/lifecycle branch'
+complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -f -a "whoami" -d 'Who chant would act as, and where, for each lexicon'
+complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -f -a "teardown" -d 'Plan (and with --execute, perform) deleting what this project owns and no longer declares'
+complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -f -a "predict" -d 'Predict cost, headroom and resilience at a traffic level, from a behaviour engine'
+complete -c chant -n "__fish_chant_using_subcommand lc; and not __fish_seen_subcommand_from snapshot show diff plan log whoami teardown predict help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from snapshot" -s C -l project -d 'Run as if chant was started in DIR (chant.toml is found there or in a parent)' -r -F
 complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from snapshot" -l color -d 'When to colour output (NO_COLOR is honoured)' -r -f -a "auto\t''
 always\t''
@@ -244,6 +260,19 @@ complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcomma
 complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from teardown" -s v -l verbose -d 'More logging on stderr (-v info, -vv debug, -vvv trace)'
 complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from teardown" -s h -l help -d 'Print help'
 complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from teardown" -s V -l version -d 'Print version'
+complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from predict" -l traffic -d 'The traffic level to predict at, handed to the engine verbatim (`100 rps`)' -r
+complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from predict" -l failure -d 'A failure to ask each entity\'s resilience verdict under (`one zone lost`)' -r
+complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from predict" -s C -l project -d 'Run as if chant was started in DIR (chant.toml is found there or in a parent)' -r -F
+complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from predict" -l color -d 'When to colour output (NO_COLOR is honoured)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from predict" -l concurrency -d 'Reads in flight per lexicon (default: each lexicon\'s own, usually 16)' -r
+complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from predict" -l timeout -d 'Seconds each network request may take; a whole lexicon gets ten times that' -r
+complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from predict" -l live -d 'Also predict the live estate, and show the per-entity delta with its marks'
+complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from predict" -l json
+complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from predict" -s v -l verbose -d 'More logging on stderr (-v info, -vv debug, -vvv trace)'
+complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from predict" -s h -l help -d 'Print help'
+complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from predict" -s V -l version -d 'Print version'
 complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from help" -f -a "snapshot" -d 'Record what is live to the chant/lifecycle branch'
 complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print recorded snapshots'
 complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from help" -f -a "diff" -d 'Compare declared, live and recorded (or two recorded snapshots)'
@@ -251,6 +280,7 @@ complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcomma
 complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from help" -f -a "log" -d 'List the commits of the chant/lifecycle branch'
 complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from help" -f -a "whoami" -d 'Who chant would act as, and where, for each lexicon'
 complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from help" -f -a "teardown" -d 'Plan (and with --execute, perform) deleting what this project owns and no longer declares'
+complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from help" -f -a "predict" -d 'Predict cost, headroom and resilience at a traffic level, from a behaviour engine'
 complete -c chant -n "__fish_chant_using_subcommand lc; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c chant -n "__fish_chant_using_subcommand import" -l from -d 'The environment to export from' -r
 complete -c chant -n "__fish_chant_using_subcommand import" -s d -l lexicon -d 'Only this lexicon' -r
@@ -290,3 +320,4 @@ complete -c chant -n "__fish_chant_using_subcommand help; and __fish_seen_subcom
 complete -c chant -n "__fish_chant_using_subcommand help; and __fish_seen_subcommand_from lifecycle" -f -a "log" -d 'List the commits of the chant/lifecycle branch'
 complete -c chant -n "__fish_chant_using_subcommand help; and __fish_seen_subcommand_from lifecycle" -f -a "whoami" -d 'Who chant would act as, and where, for each lexicon'
 complete -c chant -n "__fish_chant_using_subcommand help; and __fish_seen_subcommand_from lifecycle" -f -a "teardown" -d 'Plan (and with --execute, perform) deleting what this project owns and no longer declares'
+complete -c chant -n "__fish_chant_using_subcommand help; and __fish_seen_subcommand_from lifecycle" -f -a "predict" -d 'Predict cost, headroom and resilience at a traffic level, from a behaviour engine'

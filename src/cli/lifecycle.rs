@@ -16,6 +16,8 @@ pub enum LifecycleCommand {
     Whoami(WhoamiArgs),
     /// Plan (and with --execute, perform) deleting what this project owns and no longer declares
     Teardown(TeardownArgs),
+    /// Predict cost, headroom and resilience at a traffic level, from a behaviour engine
+    Predict(super::PredictArgs),
 }
 
 #[derive(Debug, Args)]

@@ -2,12 +2,14 @@
 
 mod import;
 mod lifecycle;
+mod predict;
 
 pub use import::ImportArgs;
 pub use lifecycle::{
     DiffArgs, LifecycleCommand, LogArgs, PlanArgs, ReportFormat, ShowArgs, SnapshotArgs,
     TeardownArgs, WhoamiArgs,
 };
+pub use predict::PredictArgs;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;

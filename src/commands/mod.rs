@@ -5,6 +5,7 @@ pub mod diff;
 pub mod import;
 pub mod log;
 pub mod plan;
+pub mod predict;
 pub mod read;
 pub mod show;
 pub mod snapshot;
@@ -137,6 +138,7 @@ pub async fn run(cli: Cli, output: Output) -> Result<ExitStatus, CliError> {
             LifecycleCommand::Show(args) => show::run(&ctx, &args).await,
             LifecycleCommand::Log(args) => log::run(&ctx, &args).await,
             LifecycleCommand::Diff(args) => diff::run(&ctx, &args).await,
+            LifecycleCommand::Predict(args) => predict::run(&ctx, &args).await,
         },
         Command::Import(args) => import::run(&ctx, &args).await,
         Command::Completions { .. } => {

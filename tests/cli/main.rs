@@ -8,6 +8,7 @@ mod diff;
 mod help;
 mod import;
 mod plan;
+mod predict;
 mod secrets;
 mod snapshot;
 mod teardown;

@@ -128,15 +128,25 @@ impl Project {
     pub fn chant(&self, args: &[&str]) -> Run {
         run_chant(Some(self.path()), args)
     }
+
+    /// The same, with `variables` added to the pinned environment.
+    pub fn chant_with(&self, args: &[&str], variables: &[(&str, &str)]) -> Run {
+        run_chant_with(Some(self.path()), args, variables)
+    }
 }
 
 pub fn run_chant(project: Option<&Path>, args: &[&str]) -> Run {
+    run_chant_with(project, args, &[])
+}
+
+pub fn run_chant_with(project: Option<&Path>, args: &[&str], variables: &[(&str, &str)]) -> Run {
     let mut command = Command::new(env!("CARGO_BIN_EXE_chant"));
     command
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("NO_COLOR", "1")
-        .env("COLUMNS", "120");
+        .env("COLUMNS", "120")
+        .envs(variables.iter().copied());
     if let Some(dir) = project {
         command.env("HOME", dir).current_dir(dir).arg("-C").arg(dir);
     }

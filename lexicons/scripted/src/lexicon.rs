@@ -4,7 +4,10 @@ use crate::NAME;
 use crate::declared::{missing, read_declared, strip_position};
 use crate::world::LiveWorld;
 use async_trait::async_trait;
+use chant_lexicon::ReferenceCatalog;
 use chant_lexicon::ambient::{AmbientRequest, DependencyRequest};
+use chant_lexicon::behaviour::{BehaviourOutcome, BehaviourRequest, Edges, ProcessEnv, Variables};
+use chant_lexicon::exec::{Exec, SystemExec};
 use chant_lexicon::export::{IrResource, TemplateIr};
 use chant_lexicon::lexicon::ArtifactRequest;
 use chant_lexicon::ownership::{ChannelKeys, OwnershipChannel};
@@ -34,6 +37,9 @@ pub const SCRIPTED_KEYS: ChannelKeys = ChannelKeys {
 struct SourceSettings {
     #[serde(default)]
     source: OneOrMany,
+    /// A reference catalog (JSON) for rebuilding live edges.
+    #[serde(default)]
+    catalog: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -61,29 +67,72 @@ impl LexiconFactory for ScriptedFactory {
     }
 
     fn create(&self, project: &ProjectContext) -> Result<Arc<dyn Lexicon>, SourceDiagnostic> {
+        Ok(Arc::new(ScriptedFactory::build(project)?))
+    }
+}
+
+impl ScriptedFactory {
+    /// The configured lexicon itself, for callers that replace its seams.
+    pub fn build(project: &ProjectContext) -> Result<ScriptedLexicon, SourceDiagnostic> {
         let settings = parse_settings::<SourceSettings, EnvironmentSettings>(project, NAME)?;
+        let catalog = match &settings.source.catalog {
+            Some(file) => Some(read_catalog(&project.resolve(file))?),
+            None => None,
+        };
         let sources = match settings.source.source {
             OneOrMany::None => Vec::new(),
             OneOrMany::One(s) => vec![s],
             OneOrMany::Many(v) => v,
         };
-        Ok(Arc::new(ScriptedLexicon {
+        Ok(ScriptedLexicon {
             sources: sources.iter().map(|s| project.resolve(s)).collect(),
             environments: settings
                 .environments
                 .into_iter()
                 .map(|(env, s)| (env, (project.resolve(&s.live), s.allowed_targets)))
                 .collect(),
-        }))
+            catalog,
+            variables: Arc::new(ProcessEnv),
+            exec: Arc::new(SystemExec),
+        })
     }
+}
+
+fn read_catalog(path: &std::path::Path) -> Result<ReferenceCatalog, SourceDiagnostic> {
+    let text = std::fs::read_to_string(path).map_err(|e| missing(path, &e))?;
+    serde_json::from_str(&text).map_err(|e| {
+        SourceDiagnostic::new(
+            path,
+            format!("not a reference catalog: {}", strip_position(&e)),
+        )
+        .at_line(&text, e.line(), Some(e.column()))
+        .help("{\"identities\": [{\"kind\": …, \"ids\": […]}], \"refs\": [{\"from\": …, \"path\": …, \"relation\": \"reference\", \"label\": …}]}")
+    })
 }
 
 pub struct ScriptedLexicon {
     sources: Vec<PathBuf>,
     environments: BTreeMap<String, (PathBuf, Option<Vec<String>>)>,
+    catalog: Option<ReferenceCatalog>,
+    /// Where the behaviour engine and token variables are read.
+    variables: Arc<dyn Variables>,
+    /// How a command engine is run.
+    exec: Arc<dyn Exec>,
 }
 
 impl ScriptedLexicon {
+    /// Replace the behaviour seams: the variables the engine chain is read from, and how a
+    /// command engine runs.
+    pub fn with_behaviour_seams(
+        mut self,
+        variables: Arc<dyn Variables>,
+        exec: Arc<dyn Exec>,
+    ) -> Self {
+        self.variables = variables;
+        self.exec = exec;
+        self
+    }
+
     fn world_path(&self, environment: &str) -> HookResult<&PathBuf> {
         self.environments
             .get(environment)
@@ -144,6 +193,14 @@ impl Lexicon for ScriptedLexicon {
                 ReadPath::ExportResources,
             ],
         })
+    }
+
+    fn reference_catalog(&self) -> Option<ReferenceCatalog> {
+        self.catalog.clone()
+    }
+
+    fn declared_edges(&self, entities: &[DeclaredEntity]) -> Edges {
+        crate::behaviour::declared_edges(entities)
     }
 
     fn allowed_targets(&self, environment: &str) -> Option<Vec<String>> {
@@ -357,5 +414,16 @@ impl Lexicon for ScriptedLexicon {
             .await?
             .stack_status
             .ok_or_else(|| self.unsupported("describe_stack_status"))
+    }
+
+    async fn predict_behaviour(&self, request: &BehaviourRequest) -> HookResult<BehaviourOutcome> {
+        chant_behaviour::predict(
+            NAME,
+            request,
+            self.variables.as_ref(),
+            self.exec.clone(),
+            &crate::behaviour::ExampleWire,
+        )
+        .await
     }
 }

@@ -12,7 +12,13 @@
 //! live = "live/dev.json"
 //! allowed_targets = ["acct-1"]      # optional
 //! ```
+//!
+//! `catalog = "catalog.json"` under `[lexicons.scripted]` names a reference catalog
+//! (`{"identities": [...], "refs": [...]}`) for rebuilding live edges. Declared references
+//! are written `{"ref": "<entity>"}` inside props. `predict_behaviour` sends the estate to
+//! the engine `CHANT_BEHAVIOUR_ENGINE…` names (see `behaviour.rs`).
 
+mod behaviour;
 mod declared;
 mod lexicon;
 mod world;

@@ -241,6 +241,12 @@ const REFERENCE_NAMES: &[&str] = &[
     "imagepullsecrets",
     "clienttoken",
     "automountserviceaccounttoken",
+    // CloudFormation's custom resource provider: a Lambda or SNS ARN.
+    "servicetoken",
+    // Pagination cursors.
+    "continuetoken",
+    "nexttoken",
+    "pagetoken",
     "pat",
 ];
 
@@ -354,6 +360,8 @@ const REFERENCE_TAILS: &[&str] = &[
     "enforcement",
     "domain",
     "port",
+    "namespace",
+    "namespaces",
     "audience",
     "audiences",
     "level",
