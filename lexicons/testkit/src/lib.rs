@@ -8,8 +8,8 @@ pub mod http;
 pub mod postgres;
 pub mod kube_api;
 
-pub use chant_scripted::{LiveWorld, ScriptedFactory, ScriptedLexicon};
 pub use behaviour::{BehaviourScenario, Expect, assert_behaviour_conformance};
+pub use chant_scripted::{LiveWorld, ScriptedFactory, ScriptedLexicon};
 pub use conformance::{Scenario, assert_observation_conformance};
 pub use exec::FakeExec;
 pub use http::{FakeHttp, Recorded, Reply};
