@@ -285,8 +285,11 @@ async fn record_dependencies(
                         "{}: dropped dependency {name}: it names no declared entity that references it",
                         d.name()
                     ));
-                } else if !snapshot.resources.contains_key(&name) {
-                    snapshot.resources.insert(name, mask_metadata(&meta));
+                } else {
+                    snapshot
+                        .resources
+                        .entry(name)
+                        .or_insert_with(|| mask_metadata(&meta));
                 }
             }
         }
