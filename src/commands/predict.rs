@@ -129,14 +129,7 @@ pub async fn run(ctx: &Context, args: &PredictArgs) -> Result<ExitStatus, CliErr
         .collect();
 
     if args.live {
-        let readings = read_thin(
-            engine,
-            env,
-            &declared,
-            ReadOptions::default(),
-            &ctx.output,
-        )
-        .await;
+        let readings = read_thin(engine, env, &declared, ReadOptions::default(), &ctx.output).await;
         let asks = readings.iter().map(|reading| {
             let traffic = &traffic;
             let engine = &engine;

@@ -338,54 +338,39 @@ fn a_slow_engine_times_out_as_unreachable() {
 #[test]
 fn engine_refusals_have_their_own_causes() {
     let p = project();
-    let wrong_token = Server::start(&["--token", "another-token-entirely"]);
-    let run = p.chant_with(
-        &["lifecycle", "predict", "dev", "--traffic", "100 rps"],
-        &http(&wrong_token.url),
-    );
-    assert_eq!(run.code, 1);
-    assert!(run.stderr.contains("refused (no-engine)"), "{}", run.stderr);
-    assert!(
-        run.stderr
-            .contains("set CHANT_BEHAVIOUR_TOKEN to a token this engine accepts"),
-        "{}",
-        run.stderr
-    );
-
-    let broke = Server::with_token(&["--credit", "0"]);
-    let run = p.chant_with(
-        &["lifecycle", "predict", "dev", "--traffic", "100 rps"],
-        &http(&broke.url),
-    );
-    assert_eq!(run.code, 1);
-    assert!(
-        run.stderr.contains("refused (engine-out-of-credit)"),
-        "{}",
-        run.stderr
-    );
-    assert!(run.stderr.contains("add credit"), "{}", run.stderr);
-
-    let spent = Server::with_token(&["--quota", "0"]);
-    let run = p.chant_with(
-        &["lifecycle", "predict", "dev", "--traffic", "100 rps"],
-        &http(&spent.url),
-    );
-    assert_eq!(run.code, 1);
-    assert!(
-        run.stderr.contains("refused (engine-over-quota)"),
-        "{}",
-        run.stderr
-    );
-    assert!(
-        run.stderr.contains("wait for the engine's window"),
-        "{}",
-        run.stderr
-    );
-
+    let cases: [(&[&str], &str, &str); 3] = [
+        (
+            &["--token", "another-token-entirely"],
+            "refused (no-engine)",
+            "set CHANT_BEHAVIOUR_TOKEN to a token this engine accepts",
+        ),
+        (
+            &["--token", TOKEN, "--credit", "0"],
+            "refused (engine-out-of-credit)",
+            "add credit",
+        ),
+        (
+            &["--token", TOKEN, "--quota", "0"],
+            "refused (engine-over-quota)",
+            "wait for the engine's window",
+        ),
+    ];
+    for (engine_args, cause, remedy) in cases {
+        let server = Server::start(engine_args);
+        let run = p.chant_with(
+            &["lifecycle", "predict", "dev", "--traffic", "100 rps"],
+            &http(&server.url),
+        );
+        assert_eq!(run.code, 1, "{}", run.transcript());
+        assert!(run.stderr.contains(cause), "{cause}: {}", run.stderr);
+        assert!(run.stderr.contains(remedy), "{remedy}: {}", run.stderr);
+    }
+    let server = Server::with_token(&[]);
     let no_token = p.chant_with(
         &["lifecycle", "predict", "dev", "--traffic", "100 rps"],
-        &[("CHANT_BEHAVIOUR_ENGINE", broke.url.as_str())],
+        &[("CHANT_BEHAVIOUR_ENGINE", server.url.as_str())],
     );
+    assert_eq!(no_token.code, 1);
     assert!(
         no_token
             .stderr

@@ -247,8 +247,10 @@ const REFERENCE_NAMES: &[&str] = &[
     "continuetoken",
     "nexttoken",
     "pagetoken",
-    "pat",
 ];
+
+/// Whole names that are a credential although no credential word is in them.
+const EXACT_CREDENTIAL_NAMES: &[&str] = &["pat"];
 
 /// A key ending in one of these names a reference to, or a setting about, a credential —
 /// never the credential itself (`secretName`, `secretKeyRef`, `passwordPolicy`,
@@ -410,8 +412,11 @@ pub fn is_credential_key(key: &str) -> bool {
         .filter(char::is_ascii_alphanumeric)
         .collect::<String>()
         .to_lowercase();
+    if EXACT_CREDENTIAL_NAMES.contains(&squashed.as_str()) {
+        return true;
+    }
     if REFERENCE_NAMES.contains(&squashed.as_str()) {
-        return squashed == "pat" && key == "pat";
+        return false;
     }
     let w = words(key);
     let Some(last) = w.last() else {
