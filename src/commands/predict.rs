@@ -322,3 +322,131 @@ fn live_gap(name: &str, live: &Side, observation: Option<&Observation>) -> Strin
         _ => UnobservedReason::ReadFailed.text().to_owned(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chant_lexicon::behaviour::{
+        Basis, BehaviourReport, EngineStamp, Headroom, PredictedBehaviour, Provenance,
+        behaviour_report,
+    };
+    use chant_lexicon::{ObserveRequest, ProjectMarker, ResourceMetadata};
+    use std::collections::BTreeMap;
+    use std::sync::Arc;
+
+    struct Nobody;
+
+    #[async_trait::async_trait]
+    impl chant_lexicon::Lexicon for Nobody {
+        fn name(&self) -> &str {
+            "nobody"
+        }
+        fn version(&self) -> &str {
+            "0"
+        }
+        async fn declared(&self) -> Result<Vec<DeclaredEntity>, chant_lexicon::SourceDiagnostic> {
+            Ok(Vec::new())
+        }
+    }
+
+    fn figure(per_hour: f64, currency: &str, basis: Basis) -> PredictedBehaviour {
+        PredictedBehaviour {
+            at: TrafficLevel::new("10 rps"),
+            cost: PredictedRate::per_hour(per_hour, currency),
+            headroom: Headroom {
+                cpu: Some(0.5),
+                latency: None,
+            },
+            error_rate: 0.0,
+            resilience: None,
+            right_size: None,
+            provenance: Provenance {
+                engine: "e".into(),
+                version: "1".into(),
+                tolerance: "±10%".into(),
+                basis,
+            },
+        }
+    }
+
+    fn report(names: &[&str], figures: Vec<(&str, PredictedBehaviour)>) -> Side {
+        let entities: Vec<DeclaredEntity> = names
+            .iter()
+            .map(|n| DeclaredEntity::new(*n, "T", Value::Null))
+            .collect();
+        let request = BehaviourRequest::new(
+            ObserveRequest::new("dev", ProjectMarker::new("s", "dev"), entities),
+            TrafficLevel::new("10 rps"),
+            Edges::NotComputed,
+        );
+        let predicted: BTreeMap<String, PredictedBehaviour> = figures
+            .into_iter()
+            .map(|(n, f)| (n.to_owned(), f))
+            .collect();
+        let holes = names
+            .iter()
+            .filter(|n| !predicted.contains_key(**n))
+            .map(|n| {
+                (
+                    n.to_string(),
+                    chant_lexicon::behaviour::UnpredictedEntity::new(
+                        chant_lexicon::behaviour::BehaviourUnpredictedReason::UnsupportedKind,
+                    ),
+                )
+            })
+            .collect();
+        let built: BehaviourReport = behaviour_report(
+            &request,
+            EngineStamp {
+                engine: "e".into(),
+                version: "1".into(),
+            },
+            predicted,
+            holes,
+            None,
+        )
+        .unwrap();
+        Side::Answered(BehaviourOutcome::Report(built))
+    }
+
+    #[test]
+    fn a_delta_is_marked_on_every_axis_and_never_subtracts_currencies() {
+        let declared = Declared {
+            lexicon: Arc::new(Nobody),
+            entities: ["web", "db", "cache", "gone"]
+                .iter()
+                .map(|n| DeclaredEntity::new(*n, "T", Value::Null))
+                .collect(),
+        };
+        let before = report(
+            &["web", "db", "cache", "gone"],
+            vec![
+                ("web", figure(1.0, "USD", Basis::Modeled)),
+                ("db", figure(2.0, "USD", Basis::Modeled)),
+                ("cache", figure(3.0, "USD", Basis::Modeled)),
+                ("gone", figure(4.0, "USD", Basis::Modeled)),
+            ],
+        );
+        let after = report(
+            &["web", "db", "cache"],
+            vec![
+                ("web", figure(1.5, "USD", Basis::Validated)),
+                ("db", figure(2.0, "EUR", Basis::Modeled)),
+                ("cache", figure(3.25, "USD", Basis::Modeled)),
+            ],
+        );
+        let mut observed = Observation::new();
+        for name in ["web", "db", "cache"] {
+            observed.present(name, ResourceMetadata::new("T", "OK"));
+        }
+        let rows = delta(&declared, &before, &after, Some(&observed));
+        let row = |name: &str| rows.iter().find(|r| r.entity == name).unwrap();
+        assert_eq!(row("web").mismatches, vec![FigureMismatch::MixedBasis]);
+        assert_eq!(row("web").per_hour_delta, Some(0.5));
+        assert_eq!(row("db").mismatches, vec![FigureMismatch::MixedCurrency]);
+        assert_eq!(row("db").per_hour_delta, None);
+        assert!(row("cache").mismatches.is_empty());
+        assert_eq!(row("cache").per_hour_delta, Some(0.25));
+        assert_eq!(row("gone").missing.as_deref(), Some("absent live"));
+    }
+}

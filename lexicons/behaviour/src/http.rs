@@ -30,24 +30,23 @@ impl HttpTransport {
             .timeout(timeout)
             .connect_timeout(timeout)
             .redirect(reqwest::redirect::Policy::none())
-            .build();
-        let transport = |client| HttpTransport {
+            .build()
+            .map_err(|error| {
+                behaviour_wire_refusal(
+                    lexicon,
+                    &endpoint,
+                    Some(&token.variable),
+                    &WireCondition::Connect(describe(error)),
+                    &[token.token.expose()],
+                )
+            })?;
+        Ok(HttpTransport {
             lexicon: lexicon.to_owned(),
-            endpoint: endpoint.clone(),
-            token: token.clone(),
+            endpoint,
+            token,
             timeout,
             client,
-        };
-        match client {
-            Ok(client) => Ok(transport(client)),
-            Err(error) => Err(behaviour_wire_refusal(
-                lexicon,
-                &endpoint,
-                Some(&token.variable),
-                &WireCondition::Connect(error.without_url().to_string()),
-                &[token.token.expose()],
-            )),
-        }
+        })
     }
 
     fn refuse(&self, condition: WireCondition) -> BehaviourRefusal {
