@@ -20,9 +20,21 @@ fn snapshot_show_and_log_round_trip() {
     assert_eq!(stored["depth"], "deep");
     assert_eq!(stored["unobserved"]["queue"]["reason"], "read-failed");
     assert!(files[0].1.ends_with("}\n"));
-    assert_eq!(stored["resources"]["shared-network"]["referencedBy"], serde_json::json!(["web", "worker"]));
-    assert!(stored["resources"].get("the-whole-account").is_none(), "a dependency with no referrer is dropped");
-    assert!(taken.stderr.contains("dropped dependency the-whole-account"), "{}", taken.stderr);
+    assert_eq!(
+        stored["resources"]["shared-network"]["referencedBy"],
+        serde_json::json!(["web", "worker"])
+    );
+    assert!(
+        stored["resources"].get("the-whole-account").is_none(),
+        "a dependency with no referrer is dropped"
+    );
+    assert!(
+        taken
+            .stderr
+            .contains("dropped dependency the-whole-account"),
+        "{}",
+        taken.stderr
+    );
 
     let show = project.chant(&["lifecycle", "show", "dev"]);
     assert_eq!(show.code, 0, "{}", show.transcript());

@@ -5,8 +5,8 @@ pub mod behaviour;
 pub mod conformance;
 pub mod exec;
 pub mod http;
-pub mod postgres;
 pub mod kube_api;
+pub mod postgres;
 
 pub use behaviour::{BehaviourScenario, Expect, assert_behaviour_conformance};
 pub use chant_scripted::{LiveWorld, ScriptedFactory, ScriptedLexicon};
