@@ -495,13 +495,17 @@ impl Session for PostgresSession {
                         .or_default()
                         .push(row);
                 }
+                let mut table_constraints: BTreeMap<String, Vec<&Row>> = BTreeMap::new();
+                for row in &constraints {
+                    table_constraints
+                        .entry(key_of(Kind::Table, row).entity_name())
+                        .or_default()
+                        .push(row);
+                }
                 for (name, rows) in &table_columns {
                     let key = listing.objects.get(name).map(|o| o.key.clone());
                     let Some(key) = key else { continue };
-                    let own: Vec<&Row> = constraints
-                        .iter()
-                        .filter(|r| key_of(Kind::Table, r) == key)
-                        .collect();
+                    let own = table_constraints.remove(name).unwrap_or_default();
                     texts.insert(name.clone(), table_ddl(&key, rows, &own));
                 }
             }
