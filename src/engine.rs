@@ -30,6 +30,20 @@ pub struct Declared {
     pub entities: Vec<DeclaredEntity>,
 }
 
+/// The digest of everything declared, with each lexicon's version.
+pub fn declared_digest(declared: &[Declared]) -> crate::lifecycle::digest::BuildDigest {
+    crate::lifecycle::digest::compute_digest(
+        &declared
+            .iter()
+            .map(|d| (d.name().to_owned(), d.entities.clone()))
+            .collect(),
+        &declared
+            .iter()
+            .map(|d| (d.name().to_owned(), d.lexicon.version().to_owned()))
+            .collect(),
+    )
+}
+
 impl Declared {
     pub fn name(&self) -> &str {
         self.lexicon.name()

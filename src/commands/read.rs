@@ -168,3 +168,37 @@ pub async fn deep_diffs(
         .flatten()
         .collect()
 }
+
+/// `list_artifacts` for one lexicon, masked; `None` when the lexicon has no such hook. A
+/// failure is a warning: artifacts are evidence, never the declared axis.
+pub async fn read_artifacts(
+    engine: &Engine,
+    environment: &str,
+    declared: &Declared,
+    output: &Output,
+) -> Option<std::collections::BTreeMap<String, chant_lexicon::ArtifactMetadata>> {
+    let request = chant_lexicon::lexicon::ArtifactRequest {
+        environment: environment.to_owned(),
+        entities: std::sync::Arc::new(declared.entities.clone()),
+        stack: None,
+    };
+    match engine
+        .bounded(declared.lexicon.list_artifacts(&request))
+        .await
+    {
+        Ok(artifacts) => Some(
+            artifacts
+                .iter()
+                .map(|(k, v)| (k.clone(), crate::lifecycle::mask::mask_metadata(v)))
+                .collect(),
+        ),
+        Err(HookError::Unsupported { .. }) => None,
+        Err(error) => {
+            output.warning(&format!(
+                "{}: list_artifacts failed — {error}",
+                declared.name()
+            ));
+            None
+        }
+    }
+}

@@ -1,17 +1,18 @@
 //! `chant lifecycle snapshot <env> [lexicon] [--deep] [--ambient]`: record what is live on
 //! the chant/lifecycle branch, secrets masked, one commit for the whole run.
 
-use super::read::{Deep, ReadOptions, Thin, read_deep, read_thin, report_reading_problems};
+use super::read::{
+    Deep, ReadOptions, Thin, read_artifacts, read_deep, read_thin, report_reading_problems,
+};
 use super::{Context, ExitStatus};
 use crate::cli::SnapshotArgs;
+use crate::engine::declared_digest;
 use crate::engine::{Declared, Engine};
 use crate::error::CliError;
 use crate::lifecycle::canonical::{canonical_value, to_canonical_file};
-use crate::lifecycle::digest::compute_digest;
 use crate::lifecycle::mask::{mask_deep_resource, mask_metadata};
 use crate::snapshot_file::{SCHEMA, StoredSnapshot};
 use crate::store::{StoreError, snapshot_path};
-use chant_lexicon::lexicon::ArtifactRequest;
 use chant_lexicon::observation::format_unobserved;
 use chant_lexicon::{AmbientRequest, DependencyRequest, HookError, Observation, ResourceMetadata};
 use std::collections::BTreeMap;
@@ -34,16 +35,7 @@ pub async fn run(ctx: &Context, args: &SnapshotArgs) -> Result<ExitStatus, CliEr
 
     let commit = store.head_commit().ok().flatten();
     let timestamp = jiff::Timestamp::now().to_string();
-    let digest = compute_digest(
-        &declared
-            .iter()
-            .map(|d| (d.name().to_owned(), d.entities.clone()))
-            .collect(),
-        &declared
-            .iter()
-            .map(|d| (d.name().to_owned(), d.lexicon.version().to_owned()))
-            .collect(),
-    );
+    let digest = declared_digest(&declared);
 
     let mut files = Vec::new();
     let mut saved = Vec::new();
@@ -60,7 +52,9 @@ pub async fn run(ctx: &Context, args: &SnapshotArgs) -> Result<ExitStatus, CliEr
             continue;
         };
         let resources = valid_resources(name, observation, ctx);
-        let artifacts = artifacts(&engine, &env, d, ctx).await;
+        let artifacts = read_artifacts(&engine, &env, d, &ctx.output)
+            .await
+            .unwrap_or_default();
         for (entity, entry) in &observation.unobserved {
             ctx.output.warning(&format!(
                 "{name}: not observed — {}",
@@ -168,31 +162,6 @@ fn valid_resources(
             .warning(&format!("{lexicon}: dropped {dropped} invalid resource(s)"));
     }
     out
-}
-
-async fn artifacts(
-    engine: &Engine,
-    env: &str,
-    d: &Declared,
-    ctx: &Context,
-) -> BTreeMap<String, ResourceMetadata> {
-    let request = ArtifactRequest {
-        environment: env.to_owned(),
-        entities: Arc::new(d.entities.clone()),
-        stack: None,
-    };
-    match engine.bounded(d.lexicon.list_artifacts(&request)).await {
-        Ok(artifacts) => artifacts
-            .iter()
-            .map(|(k, v)| (k.clone(), mask_metadata(v)))
-            .collect(),
-        Err(HookError::Unsupported { .. }) => BTreeMap::new(),
-        Err(error) => {
-            ctx.output
-                .warning(&format!("{}: artifacts not read — {error}", d.name()));
-            BTreeMap::new()
-        }
-    }
 }
 
 async fn record_deep(

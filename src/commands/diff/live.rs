@@ -1,36 +1,23 @@
-//! `chant lifecycle diff <env> [lexicon]`, three ways: `--live` (declared vs live vs the last
-//! snapshot), `--between A B` (two recorded snapshots), and the default (declarations vs
-//! the digest recorded with the last snapshot).
+//! `diff --live`: declared vs live vs the last snapshot, identity and properties.
 
-use super::read::{ReadOptions, Thin, deep_diffs, read_thin, report_reading_problems};
-use super::{Context, ExitStatus};
 use crate::cli::DiffArgs;
+use crate::commands::read::{
+    ReadOptions, Thin, deep_diffs, read_artifacts, read_thin, report_reading_problems,
+};
+use crate::commands::{Context, ExitStatus};
 use crate::error::CliError;
 use crate::lifecycle::baseline::{
     ObservationBaseline, accept_deviations, deviations_to_record, empty_baseline, parse_baseline,
     serialize_baseline,
 };
 use crate::lifecycle::deep::diff::DeepDiff;
-use crate::lifecycle::digest::{BuildDigest, DigestDiff, compute_digest, diff_lexicon_digests};
 use crate::lifecycle::live_diff::{LiveDiff, SnapshotDiff, diff_live, diff_snapshots};
-use crate::output::Tone;
 use crate::render;
-use crate::render::table::aligned;
 use crate::snapshot_file::StoredSnapshot;
 use crate::store::{LifecycleStore, baseline_path, snapshot_path};
-use chant_lexicon::lexicon::ArtifactRequest;
-use chant_lexicon::{ArtifactMetadata, HookError, ResourceMetadata, UnobservedEntity};
+use chant_lexicon::{ArtifactMetadata, ResourceMetadata, UnobservedEntity};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::sync::Arc;
-
-pub async fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CliError> {
-    match &args.between {
-        Some(refs) => between(ctx, args, &refs[0], &refs[1]).await,
-        None if args.live => live(ctx, args).await,
-        None => digest(ctx, args).await,
-    }
-}
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -60,7 +47,7 @@ struct LiveReport {
     lexicons: BTreeMap<String, LexiconLive>,
 }
 
-async fn live(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CliError> {
+pub async fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CliError> {
     let engine = ctx.engine(args.target.lexicon.as_deref())?;
     let env = engine.project.environment(&args.target.env)?.to_owned();
     let declared = engine.declared().await?;
@@ -95,7 +82,7 @@ async fn live(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CliError> {
             .as_ref()
             .and_then(|s| s.read(&snapshot_path(&env, None, &name)).ok().flatten());
         let previous = previous.and_then(|text| StoredSnapshot::parse(&text));
-        let artifacts = read_artifacts(ctx, &engine, &env, d).await;
+        let artifacts = read_artifacts(&engine, &env, d, &ctx.output).await;
         let observation = match &reading.thin {
             Thin::Observed(observation) => observation.clone(),
             Thin::Unsupported if artifacts.is_some() => Default::default(),
@@ -218,33 +205,6 @@ async fn live(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CliError> {
     ))
 }
 
-async fn read_artifacts(
-    ctx: &Context,
-    engine: &crate::engine::Engine,
-    env: &str,
-    d: &crate::engine::Declared,
-) -> Option<BTreeMap<String, ArtifactMetadata>> {
-    let request = ArtifactRequest {
-        environment: env.to_owned(),
-        entities: Arc::new(d.entities.clone()),
-        stack: None,
-    };
-    match engine.bounded(d.lexicon.list_artifacts(&request)).await {
-        Ok(artifacts) => Some(
-            artifacts
-                .iter()
-                .map(|(k, v)| (k.clone(), crate::lifecycle::mask::mask_metadata(v)))
-                .collect(),
-        ),
-        Err(HookError::Unsupported { .. }) => None,
-        Err(error) => {
-            ctx.output
-                .warning(&format!("{}: list_artifacts failed — {error}", d.name()));
-            None
-        }
-    }
-}
-
 fn update_baseline(
     ctx: &Context,
     store: Option<&LifecycleStore>,
@@ -298,183 +258,4 @@ fn update_baseline(
         ctx.output.success(&format!("--update-baseline: accepted {total} deviation(s) into {path} on chant/lifecycle{whereto}"));
     }
     Ok(())
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct BetweenReport {
-    schema: &'static str,
-    environment: String,
-    ref_a: String,
-    ref_b: String,
-    lexicons: BTreeMap<String, SnapshotDiff>,
-}
-
-async fn between(ctx: &Context, args: &DiffArgs, a: &str, b: &str) -> Result<ExitStatus, CliError> {
-    let project = ctx.project()?;
-    let env = project.environment(&args.target.env)?.to_owned();
-    let store = ctx.require_store(&project)?;
-    let lexicons: Vec<String> = match &args.target.lexicon {
-        Some(l) => vec![l.clone()],
-        None => project.lexicons.clone(),
-    };
-    let mut report = BetweenReport {
-        schema: "chant.snapshot-diff/v1",
-        environment: env.clone(),
-        ref_a: a.to_owned(),
-        ref_b: b.to_owned(),
-        lexicons: BTreeMap::new(),
-    };
-    for lexicon in &lexicons {
-        let path = snapshot_path(&env, None, lexicon);
-        let read = |rev: &str| -> Result<Option<StoredSnapshot>, CliError> {
-            Ok(store
-                .read_at(rev, &path)
-                .map_err(|e| CliError::message(e.to_string()))?
-                .and_then(|t| StoredSnapshot::parse(&t)))
-        };
-        let (before, after) = (read(a)?, read(b)?);
-        if before.is_none() && after.is_none() {
-            if !args.json {
-                ctx.output
-                    .warning(&format!("{lexicon}: not captured at either ref — skipping"));
-            }
-            continue;
-        }
-        let diff = diff_snapshots(
-            &before.map(|s| s.resources).unwrap_or_default(),
-            &after.map(|s| s.resources).unwrap_or_default(),
-        );
-        report.lexicons.insert(lexicon.clone(), diff);
-    }
-    if args.json {
-        ctx.output
-            .json(&serde_json::to_value(&report).unwrap_or_default());
-        return Ok(ExitStatus::Success);
-    }
-    if report.lexicons.is_empty() {
-        ctx.output
-            .print(&format!("No snapshots for {env} at {a} / {b}."));
-        return Ok(ExitStatus::Success);
-    }
-    ctx.output.print(
-        &ctx.output
-            .paint(&format!("Snapshot diff — {env}: {a} → {b}"), Tone::Bold),
-    );
-    let mut changed = false;
-    for (lexicon, diff) in &report.lexicons {
-        changed |= !diff.added.is_empty() || !diff.removed.is_empty() || !diff.changed.is_empty();
-        ctx.output.print(&format!(
-            "\n{} — {} added, {} removed, {} changed, {} unchanged",
-            ctx.output.paint(lexicon, Tone::Bold),
-            diff.added.len(),
-            diff.removed.len(),
-            diff.changed.len(),
-            diff.unchanged.len()
-        ));
-        for name in &diff.added {
-            ctx.output.print(&format!("  + {name}"));
-        }
-        for name in &diff.removed {
-            ctx.output.print(&format!("  - {name}"));
-        }
-        for d in &diff.changed {
-            let paths: Vec<&str> = d.changes.iter().map(|c| c.path.as_str()).collect();
-            ctx.output
-                .print(&format!("  ~ {} ({})", d.name, paths.join(", ")));
-        }
-    }
-    Ok(ExitStatus::detailed(args.detailed_exitcode, changed, false))
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct DigestReport {
-    schema: &'static str,
-    environment: String,
-    lexicons: BTreeMap<String, DigestDiff>,
-}
-
-async fn digest(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CliError> {
-    let engine = ctx.engine(args.target.lexicon.as_deref())?;
-    let env = engine.project.environment(&args.target.env)?.to_owned();
-    let declared = engine.declared().await?;
-    let store = ctx.store(&engine.project);
-    let current = compute_digest(
-        &declared
-            .iter()
-            .map(|d| (d.name().to_owned(), d.entities.clone()))
-            .collect(),
-        &declared
-            .iter()
-            .map(|d| (d.name().to_owned(), d.lexicon.version().to_owned()))
-            .collect(),
-    );
-    let mut report = DigestReport {
-        schema: "chant.digest-diff/v1",
-        environment: env.clone(),
-        lexicons: BTreeMap::new(),
-    };
-    for d in &declared {
-        let name = d.name();
-        let previous: Option<BuildDigest> = store
-            .as_ref()
-            .and_then(|s| s.read(&snapshot_path(&env, None, name)).ok().flatten())
-            .and_then(|text| StoredSnapshot::parse(&text))
-            .and_then(|s| s.digest)
-            .and_then(|v| serde_json::from_value(v).ok());
-        report.lexicons.insert(
-            name.to_owned(),
-            diff_lexicon_digests(&current, previous.as_ref(), name),
-        );
-    }
-    let changed = report
-        .lexicons
-        .values()
-        .any(|d| !d.added.is_empty() || !d.removed.is_empty() || !d.changed.is_empty());
-    if args.json {
-        ctx.output
-            .json(&serde_json::to_value(&report).unwrap_or_default());
-        return Ok(ExitStatus::detailed(args.detailed_exitcode, changed, false));
-    }
-    for (lexicon, diff) in &report.lexicons {
-        ctx.output
-            .print(&format!("\n{}", ctx.output.paint(lexicon, Tone::Bold)));
-        let type_of = |n: &str| {
-            current
-                .resources
-                .get(n)
-                .map(|r| r.entity_type.clone())
-                .unwrap_or_default()
-        };
-        let mut rows = Vec::new();
-        for (status, names) in [
-            ("added", &diff.added),
-            ("changed", &diff.changed),
-            ("removed", &diff.removed),
-            ("unchanged", &diff.unchanged),
-        ] {
-            rows.extend(
-                names
-                    .iter()
-                    .map(|n| vec![n.clone(), status.to_owned(), type_of(n)]),
-            );
-        }
-        ctx.output
-            .print(&aligned(Some(&["RESOURCE", "STATUS", "TYPE"]), rows, 0));
-        for change in &diff.lexicon_version_changes {
-            ctx.output.print(&format!(
-                "\nlexicon {}: {} → {}",
-                change.lexicon,
-                change.previous.as_deref().unwrap_or("(absent)"),
-                change.current.as_deref().unwrap_or("(absent)")
-            ));
-        }
-    }
-    if store.is_none() {
-        ctx.output.note(
-            "the project is not in a git repository: there is no recorded snapshot to compare with",
-        );
-    }
-    Ok(ExitStatus::detailed(args.detailed_exitcode, changed, false))
 }
