@@ -3,7 +3,8 @@
 //! diff --live, plan, whoami, teardown (plan and guarded execute), import round trip.
 
 use assert_cmd::Command;
-use chant_testkit::postgres::PostgresCluster;
+use chant_testkit::pki::TestCa;
+use chant_testkit::postgres::{ClusterOptions, PostgresCluster, ServerTls};
 use serde_json::Value;
 use std::path::Path;
 
@@ -129,18 +130,42 @@ struct Estate {
     target: String,
 }
 
+fn with_reader(cluster: &PostgresCluster) {
+    cluster
+        .psql(
+            "postgres",
+            &format!("CREATE ROLE chant_reader LOGIN PASSWORD '{READER_PASSWORD}'"),
+        )
+        .unwrap();
+}
+
 fn cluster() -> &'static PostgresCluster {
     let cluster = PostgresCluster::shared();
     static ROLE: std::sync::Once = std::sync::Once::new();
-    ROLE.call_once(|| {
-        cluster
-            .psql(
-                "postgres",
-                &format!("CREATE ROLE chant_reader LOGIN PASSWORD '{READER_PASSWORD}'"),
-            )
-            .unwrap();
-    });
+    ROLE.call_once(|| with_reader(cluster));
     cluster
+}
+
+/// A cluster serving TLS with a certificate for 127.0.0.1, and its CA's PEM.
+fn tls_cluster() -> &'static (&'static PostgresCluster, String) {
+    static TLS: std::sync::OnceLock<(&'static PostgresCluster, String)> =
+        std::sync::OnceLock::new();
+    TLS.get_or_init(|| {
+        let ca = TestCa::new("chant CLI test CA");
+        let server = ca.server(&["127.0.0.1"]);
+        let cluster = PostgresCluster::start_with(ClusterOptions {
+            tls: Some(ServerTls {
+                cert_pem: server.cert_pem,
+                key_pem: server.key_pem,
+                client_ca_pem: None,
+            }),
+            hba: Vec::new(),
+        })
+        .expect("a PostgreSQL cluster serving TLS")
+        .until_exit();
+        with_reader(cluster);
+        (cluster, ca.cert_pem())
+    })
 }
 
 fn init_repository(root: &Path) {
@@ -158,9 +183,13 @@ fn init_repository(root: &Path) {
 
 /// A database `name` holding the live schema, and a project whose `dev` reads it.
 fn estate(name: &str, allowed_target: Option<&str>) -> Estate {
-    cluster().database(name, &live()).unwrap();
-    let url = cluster().url("chant_reader", READER_PASSWORD, name);
-    let target = format!("{}/{name}", cluster().host_port());
+    estate_on(cluster(), name, allowed_target)
+}
+
+fn estate_on(cluster: &PostgresCluster, name: &str, allowed_target: Option<&str>) -> Estate {
+    cluster.database(name, &live()).unwrap();
+    let url = cluster.url("chant_reader", READER_PASSWORD, name);
+    let target = format!("{}/{name}", cluster.host_port());
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("schema.sql"), SCHEMA).unwrap();
     let allowed = allowed_target.unwrap_or(&target);
@@ -275,6 +304,45 @@ fn postgres_whoami_names_role_server_database_and_variable() {
     assert_eq!(whoami.code, 0, "{}", whoami.transcript());
     assert!(!whoami.transcript().contains(READER_PASSWORD));
     estate.snapshot("sql_postgres_whoami", &whoami);
+}
+
+#[test]
+fn postgres_whoami_over_tls_verifies_the_server_against_the_system_roots() {
+    let (tls, ca) = tls_cluster();
+    let estate = estate_on(tls, "shop_tls", None);
+    let ca_file = estate.dir.path().join("ca.pem");
+    std::fs::write(&ca_file, ca).unwrap();
+    // `sslrootcert=system` is the platform's store, which honours SSL_CERT_FILE.
+    let whoami = run(
+        estate.dir.path(),
+        &[
+            (
+                "SHOP_DEV_DATABASE_URL",
+                format!("{}?sslrootcert=system", estate.url),
+            ),
+            ("SSL_CERT_FILE", ca_file.display().to_string()),
+        ],
+        &["lifecycle", "whoami", "dev"],
+    );
+    assert_eq!(whoami.code, 0, "{}", whoami.transcript());
+    assert!(!whoami.transcript().contains(READER_PASSWORD));
+    estate.snapshot("sql_postgres_whoami_tls", &whoami);
+}
+
+#[test]
+fn postgres_sslmode_require_against_a_server_without_tls_is_no_binding() {
+    let estate = estate("shop_no_tls", None);
+    let url = format!("{}?sslmode=require", estate.url);
+    let plan = estate.chant_as(&url, &["lifecycle", "plan", "dev"]);
+    let text = plan.transcript();
+    assert!(
+        text.contains(
+            "the server does not accept TLS connections, and sslmode=require requires TLS"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains(READER_PASSWORD), "{text}");
+    estate.snapshot("sql_postgres_plan_require_without_tls", &plan);
 }
 
 #[test]

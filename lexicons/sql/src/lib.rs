@@ -34,6 +34,7 @@
 
 mod binding;
 pub mod canonical;
+pub mod conninfo;
 pub mod ddl;
 pub mod declared;
 pub mod deep;
@@ -51,7 +52,9 @@ pub mod secret;
 pub mod session;
 pub mod settings;
 pub mod sqlite;
+pub mod sslmode;
 pub mod teardown;
+pub mod tls;
 pub mod writer;
 
 pub use binding::{Environment, ProcessEnvironment};

@@ -10,26 +10,37 @@ use crate::secret::mask;
 use crate::session::{
     Definitions, DropReport, DropStep, Fault, Listing, LiveObject, Session, WhoAmI,
 };
+use crate::sslmode::TlsSettings;
+use crate::tls::{self, RecordingConnect};
 use async_trait::async_trait;
 use chant_lexicon::{ProjectMarker, UnobservedReason};
 use futures::future::join_all;
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::time::Duration;
+use tokio_postgres::config::SslMode;
 use tokio_postgres::error::SqlState;
-use tokio_postgres::{Client, Config, GenericClient, NoTls, Row};
+use tokio_postgres::{Client, Config, GenericClient, Row};
 
 /// A resolved PostgreSQL binding: the config and where it came from.
 #[derive(Clone)]
 pub struct PgBinding {
     pub config: Config,
+    /// libpq's `sslmode` and certificates, which tokio-postgres's `Config` cannot hold.
+    pub tls: TlsSettings,
     /// `env SHOP_DEV_DATABASE_URL`, `libpq environment (PGHOST, PGUSER, …)`.
     pub source: String,
 }
 
 impl std::fmt::Debug for PgBinding {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "PgBinding({}, {})", endpoint(&self.config), self.source)
+        write!(
+            f,
+            "PgBinding({}, {}, sslmode={})",
+            endpoint(&self.config),
+            self.source,
+            self.tls.mode.as_str()
+        )
     }
 }
 
@@ -55,6 +66,8 @@ pub struct PostgresSession {
     password: Option<String>,
     timeout: Duration,
     search_path: String,
+    /// `over TLS (…)` / `without TLS (…)`, for `whoami`.
+    transport: String,
 }
 
 fn password(config: &Config) -> Option<String> {
@@ -105,49 +118,97 @@ fn retryable(error: &tokio_postgres::Error) -> bool {
         .is_some_and(|c| *c == SqlState::TOO_MANY_CONNECTIONS || *c == SqlState::CANNOT_CONNECT_NOW)
 }
 
-/// Connect, retrying a server that is starting up or out of connection slots.
-pub async fn connect(binding: &PgBinding, timeout: Duration) -> Result<PostgresSession, Fault> {
-    let mut config = binding.config.clone();
-    config.connect_timeout(timeout);
-    let secret = password(&config);
-    let target = endpoint(&config);
+enum Failure {
+    TimedOut,
+    Refused(tokio_postgres::Error),
+}
+
+/// One connection, retrying a server that is starting up or out of connection slots;
+/// `Ok` carries whether TLS was negotiated.
+async fn attempt(
+    config: &Config,
+    tls: &rustls::ClientConfig,
+    timeout: Duration,
+) -> Result<(Client, bool), Failure> {
     let mut delay = Duration::from_millis(100);
-    let mut attempt = 0;
-    let client = loop {
-        let connecting = tokio::time::timeout(timeout, config.connect(NoTls)).await;
-        match connecting {
-            Err(_) => {
-                return Err(Fault::new(
-                    UnobservedReason::NoBinding,
-                    format!("{target} did not answer within {}s", timeout.as_secs()),
-                ));
-            }
+    let mut retries = 0;
+    loop {
+        let connector = RecordingConnect::new(tls);
+        match tokio::time::timeout(timeout, config.connect(connector.clone())).await {
+            Err(_) => return Err(Failure::TimedOut),
             Ok(Ok((client, connection))) => {
                 tokio::spawn(async move {
                     if let Err(e) = connection.await {
                         tracing::debug!("postgres connection closed: {e}");
                     }
                 });
-                break client;
+                return Ok((client, connector.negotiated()));
             }
-            Ok(Err(e)) if retryable(&e) && attempt < 4 => {
-                attempt += 1;
+            Ok(Err(e)) if retryable(&e) && retries < 4 => {
+                retries += 1;
                 tokio::time::sleep(delay).await;
                 delay *= 2;
             }
-            Ok(Err(e)) => {
-                let mut fault = classify(&e, secret.as_deref());
-                fault.detail = format!("{target}: {}", fault.detail);
-                return Err(fault);
-            }
+            Ok(Err(e)) => return Err(Failure::Refused(e)),
         }
+    }
+}
+
+fn over_unix_sockets(config: &Config) -> bool {
+    !config.get_hosts().is_empty()
+        && config
+            .get_hosts()
+            .iter()
+            .all(|h| !matches!(h, tokio_postgres::config::Host::Tcp(_)))
+}
+
+/// Connect as `sslmode` says: one attempt, and libpq's second one for `allow` / `prefer`.
+pub async fn connect(binding: &PgBinding, timeout: Duration) -> Result<PostgresSession, Fault> {
+    let mut config = binding.config.clone();
+    config.connect_timeout(timeout);
+    let secret = password(&config);
+    let target = endpoint(&config);
+    let at_target = |mut fault: Fault| {
+        fault.detail = format!("{target}: {}", mask(&fault.detail, secret.as_deref()));
+        fault
     };
+    let tls = tls::client_config(&binding.tls).map_err(at_target)?;
+    // As libpq: a Unix socket never carries TLS, whatever sslmode says.
+    let first = if over_unix_sockets(&config) {
+        SslMode::Disable
+    } else {
+        binding.tls.first_attempt()
+    };
+    let mut outcome = attempt(config.ssl_mode(first), &tls, timeout).await;
+    if let Err(Failure::Refused(e)) = &outcome
+        && let Some(second) = binding.tls.fallback(e)
+    {
+        let retried = attempt(config.ssl_mode(second), &tls, timeout).await;
+        // `allow`'s TLS retry against a server without TLS leaves the first answer standing.
+        let unanswerable = matches!(&retried, Err(Failure::Refused(e)) if binding.tls.handshake_fault(e).is_some());
+        if !unanswerable {
+            outcome = retried;
+        }
+    }
+    let (client, negotiated) = outcome.map_err(|failure| match failure {
+        Failure::TimedOut => Fault::new(
+            UnobservedReason::NoBinding,
+            format!("{target} did not answer within {}s", timeout.as_secs()),
+        ),
+        Failure::Refused(e) => at_target(
+            binding
+                .tls
+                .handshake_fault(&e)
+                .unwrap_or_else(|| classify(&e, secret.as_deref())),
+        ),
+    })?;
     let session = PostgresSession {
         client,
         target,
         password: secret,
         timeout,
         search_path: String::new(),
+        transport: binding.tls.describe(negotiated),
     };
     let search_path = session
         .bounded(session.client.query_one("SHOW search_path", &[]))
@@ -664,8 +725,8 @@ impl Session for PostgresSession {
         Ok(WhoAmI {
             principal,
             scope: format!(
-                "server {host_port}, database {database}, search_path {}",
-                self.search_path
+                "server {host_port} {}, database {database}, search_path {}",
+                self.transport, self.search_path
             ),
             endpoint: host_port,
             target: self.target.clone(),

@@ -6,6 +6,7 @@ pub mod conformance;
 pub mod exec;
 pub mod http;
 pub mod kube_api;
+pub mod pki;
 pub mod postgres;
 
 pub use behaviour::{BehaviourScenario, Expect, assert_behaviour_conformance};

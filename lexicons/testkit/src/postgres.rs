@@ -12,6 +12,22 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// The superuser's password in every throwaway cluster.
 pub const SUPERUSER_PASSWORD: &str = "chant-test-superuser";
 
+/// A server certificate and key (PEM) to serve TLS with; `client_ca_pem` is the CA that
+/// client certificates are checked against (`ssl_ca_file`).
+pub struct ServerTls {
+    pub cert_pem: String,
+    pub key_pem: String,
+    pub client_ca_pem: Option<String>,
+}
+
+/// How a cluster differs from the default (no TLS, scram-sha-256 over TCP).
+#[derive(Default)]
+pub struct ClusterOptions {
+    pub tls: Option<ServerTls>,
+    /// pg_hba.conf lines placed before initdb's, e.g. `hostssl all cert_role 127.0.0.1/32 cert`.
+    pub hba: Vec<String>,
+}
+
 pub struct PostgresCluster {
     dir: PathBuf,
     bindir: PathBuf,
@@ -68,6 +84,11 @@ fn describe(output: &Output) -> String {
 impl PostgresCluster {
     /// initdb and start a new cluster; it stops when the value is dropped.
     pub fn start() -> Result<Self, String> {
+        PostgresCluster::start_with(ClusterOptions::default())
+    }
+
+    /// As `start`, with TLS and pg_hba.conf lines.
+    pub fn start_with(options: ClusterOptions) -> Result<Self, String> {
         let bindir = find_bindir().ok_or(
             "no PostgreSQL server binaries (initdb, pg_ctl) found; run .ci/install.d/postgres.sh",
         )?;
@@ -86,6 +107,10 @@ impl PostgresCluster {
             as_postgres,
             owned: true,
         };
+        let mut tls_options = String::new();
+        if let Some(tls) = &options.tls {
+            tls_options = cluster.write_tls_files(tls)?;
+        }
         if as_postgres {
             let chown = Command::new("chown")
                 .args(["-R", "postgres:postgres"])
@@ -118,11 +143,18 @@ impl PostgresCluster {
         if !init.status.success() {
             return Err(format!("initdb failed: {}", describe(&init)));
         }
+        if !options.hba.is_empty() {
+            let hba = data.join("pg_hba.conf");
+            let generated =
+                std::fs::read_to_string(&hba).map_err(|e| format!("pg_hba.conf: {e}"))?;
+            std::fs::write(&hba, format!("{}\n{generated}", options.hba.join("\n")))
+                .map_err(|e| format!("pg_hba.conf: {e}"))?;
+        }
         let mut last = String::new();
         for _ in 0..3 {
             cluster.port = free_port();
             let options = format!(
-                "-k {} -p {} -c listen_addresses=127.0.0.1 -c fsync=off",
+                "-k {} -p {} -c listen_addresses=127.0.0.1 -c fsync=off{tls_options}",
                 cluster.dir.display(),
                 cluster.port
             );
@@ -147,16 +179,47 @@ impl PostgresCluster {
         Err(format!("pg_ctl start failed: {last}"))
     }
 
+    /// The certificate files in the cluster's directory (the key private to its owner, as
+    /// the server demands), and the server options naming them.
+    fn write_tls_files(&self, tls: &ServerTls) -> Result<String, String> {
+        use std::os::unix::fs::PermissionsExt;
+        let write = |name: &str, text: &str| {
+            let path = self.dir.join(name);
+            std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+            Ok::<PathBuf, String>(path)
+        };
+        let cert = write("server.crt", &tls.cert_pem)?;
+        let key = write("server.key", &tls.key_pem)?;
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600))
+            .map_err(|e| format!("{}: {e}", key.display()))?;
+        let mut options = format!(
+            " -c ssl=on -c ssl_cert_file={} -c ssl_key_file={}",
+            cert.display(),
+            key.display()
+        );
+        if let Some(ca) = &tls.client_ca_pem {
+            let ca = write("client-ca.crt", ca)?;
+            options.push_str(&format!(" -c ssl_ca_file={}", ca.display()));
+        }
+        Ok(options)
+    }
+
     /// One cluster for the whole test binary, stopped by a watchdog when the process exits.
     pub fn shared() -> &'static PostgresCluster {
-        static SHARED: OnceLock<PostgresCluster> = OnceLock::new();
+        static SHARED: OnceLock<&'static PostgresCluster> = OnceLock::new();
         SHARED.get_or_init(|| {
-            let mut cluster =
-                PostgresCluster::start().expect("start a throwaway PostgreSQL cluster");
-            cluster.owned = false;
-            cluster.watch(std::process::id());
-            cluster
+            PostgresCluster::start()
+                .expect("start a throwaway PostgreSQL cluster")
+                .until_exit()
         })
+    }
+
+    /// Keep this cluster for the rest of the test process: a watchdog stops it when the
+    /// process exits (a `static` is never dropped).
+    pub fn until_exit(mut self) -> &'static PostgresCluster {
+        self.owned = false;
+        self.watch(std::process::id());
+        Box::leak(Box::new(self))
     }
 
     fn watch(&self, pid: u32) {

@@ -124,12 +124,26 @@ impl chant_sql::Environment for Vars {
 
 /// A project whose `dev` environment reads the URL in `SHOP_DEV_DATABASE_URL`.
 pub fn postgres_project(schema: &str, url: &str, extra_toml: &str) -> Project {
+    let toml = format!("[environments.dev.sql]\nurl_env = \"SHOP_DEV_DATABASE_URL\"\n{extra_toml}");
+    postgres_project_with(schema, &toml, &[("SHOP_DEV_DATABASE_URL", url)])
+}
+
+/// A PostgreSQL project bound by `environments_toml`, seeing only the variables `vars`.
+pub fn postgres_project_with(
+    schema: &str,
+    environments_toml: &str,
+    vars: &[(&str, &str)],
+) -> Project {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("schema.sql"), schema).unwrap();
     let toml = format!(
-        "[ownership]\nstack = \"shop\"\n[lexicons.sql]\nsource = \"schema.sql\"\n[environments.dev.sql]\nurl_env = \"SHOP_DEV_DATABASE_URL\"\n{extra_toml}"
+        "[ownership]\nstack = \"shop\"\n[lexicons.sql]\nsource = \"schema.sql\"\n{environments_toml}"
     );
-    let vars = Vars([("SHOP_DEV_DATABASE_URL".to_owned(), url.to_owned())].into());
+    let vars = Vars(
+        vars.iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect(),
+    );
     let lexicon = SqlFactory::create_with(&context(dir.path(), &toml), Arc::new(vars)).unwrap();
     Project { dir, lexicon }
 }
