@@ -5,7 +5,7 @@
 //! whether its handshake ran, since under `prefer` only the server decides.
 
 use crate::session::Fault;
-use crate::sslmode::{Roots, TlsSettings, Verification};
+use crate::sslmode::{Roots, SslMode, TlsSettings, Verification};
 use chant_lexicon::UnobservedReason;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::client::{verify_server_cert_signed_by_trust_anchor, verify_server_name};
@@ -146,7 +146,12 @@ pub fn client_config(settings: &TlsSettings) -> Result<ClientConfig, Fault> {
         .map_err(|e| Fault::read_failed(format!("TLS configuration: {e}")))?
         .dangerous()
         .with_custom_certificate_verifier(Arc::new(check));
-    let mut config = match &settings.client_identity {
+    // `disable` never shows the server a certificate, so its files are not read.
+    let identity = match settings.mode {
+        SslMode::Disable => None,
+        _ => settings.client_identity.as_ref(),
+    };
+    let mut config = match identity {
         None => builder.with_no_client_auth(),
         Some((cert, key)) => {
             let (chain, key_der) = client_identity(cert, key)?;
@@ -228,5 +233,30 @@ where
             negotiated.store(true, Ordering::Release);
             Ok(stream)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn certificate_files_are_read_only_when_tls_may_be_used() {
+        let missing = std::path::PathBuf::from("/nonexistent/chant/client");
+        let settings = |mode| TlsSettings {
+            mode,
+            root_cert: None,
+            client_identity: Some((missing.join("cert.pem"), missing.join("key.pem"))),
+        };
+        assert!(client_config(&settings(SslMode::Disable)).is_ok());
+        let fault = client_config(&settings(SslMode::Prefer)).unwrap_err();
+        assert_eq!(fault.reason, UnobservedReason::NoCredentials);
+        assert!(
+            fault
+                .detail
+                .starts_with("sslcert /nonexistent/chant/client/cert.pem"),
+            "{}",
+            fault.detail
+        );
     }
 }
