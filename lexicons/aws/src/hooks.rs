@@ -131,43 +131,25 @@ mod tests {
     use super::*;
     use chant_lexicon::{Counterpart, DeepArrayElement, DeepNode, Side};
 
-    fn node<'a>(
-        entity_type: &'a str,
-        pattern: &'a str,
-        value: &'a serde_json::Value,
-        side: Side,
-        counterpart: Counterpart,
-    ) -> DeepNode<'a> {
-        DeepNode {
-            entity_type,
-            path: pattern,
-            pattern,
-            key: pattern.rsplit('.').next().unwrap_or(pattern),
-            value,
-            side,
-            counterpart,
-        }
-    }
-
     #[test]
     fn read_only_paths_and_undeclared_defaults_are_pruned() {
         let hooks = normalization_hooks();
         let v = json!("x");
-        assert!(hooks.prunes(&node(
+        assert!(hooks.prunes(&DeepNode::at(
             "AWS::S3::Bucket",
             "Arn",
             &v,
             Side::Declared,
             Counterpart::Unknown
         )));
-        assert!(!hooks.prunes(&node(
+        assert!(!hooks.prunes(&DeepNode::at(
             "AWS::SQS::Queue",
             "QueueUrl",
             &v,
             Side::Live,
             Counterpart::Absent
         )));
-        assert!(hooks.prunes(&node(
+        assert!(hooks.prunes(&DeepNode::at(
             "AWS::SQS::Queue",
             "Arn",
             &v,
@@ -175,14 +157,14 @@ mod tests {
             Counterpart::Absent
         )));
         let thirty = json!(30);
-        assert!(hooks.prunes(&node(
+        assert!(hooks.prunes(&DeepNode::at(
             "AWS::SQS::Queue",
             "VisibilityTimeout",
             &thirty,
             Side::Live,
             Counterpart::Absent
         )));
-        assert!(!hooks.prunes(&node(
+        assert!(!hooks.prunes(&DeepNode::at(
             "AWS::SQS::Queue",
             "VisibilityTimeout",
             &thirty,
@@ -190,7 +172,7 @@ mod tests {
             Counterpart::Present
         )));
         let sixty = json!(60);
-        assert!(!hooks.prunes(&node(
+        assert!(!hooks.prunes(&DeepNode::at(
             "AWS::SQS::Queue",
             "VisibilityTimeout",
             &sixty,
@@ -203,7 +185,7 @@ mod tests {
     fn intrinsics_are_unresolved_and_sets_are_keyed() {
         let hooks = normalization_hooks();
         let text = json!({"Fn::GetAtt": ["Role", "Arn"]});
-        assert!(hooks.is_unresolved(&node(
+        assert!(hooks.is_unresolved(&DeepNode::at(
             "AWS::Lambda::Function",
             "Role",
             &text,
@@ -211,7 +193,7 @@ mod tests {
             Counterpart::Present
         )));
         let plain = json!("arn:aws:iam::1:role/x");
-        assert!(!hooks.is_unresolved(&node(
+        assert!(!hooks.is_unresolved(&DeepNode::at(
             "AWS::Lambda::Function",
             "Role",
             &plain,

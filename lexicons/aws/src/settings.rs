@@ -17,30 +17,11 @@
 //! endpoint = "http://127.0.0.1:5000"    # optional; AWS_ENDPOINT_URL is honoured too
 //! ```
 
-use chant_lexicon::settings::parse_settings;
+use chant_lexicon::settings::{OneOrMany, parse_settings};
 use chant_lexicon::{ProjectContext, SourceDiagnostic};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(untagged)]
-pub enum OneOrMany {
-    #[default]
-    None,
-    One(String),
-    Many(Vec<String>),
-}
-
-impl OneOrMany {
-    pub fn to_vec(&self) -> Vec<String> {
-        match self {
-            OneOrMany::None => Vec::new(),
-            OneOrMany::One(s) => vec![s.clone()],
-            OneOrMany::Many(v) => v.clone(),
-        }
-    }
-}
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -65,6 +65,28 @@ pub struct DeepNode<'a> {
     pub counterpart: Counterpart,
 }
 
+impl<'a> DeepNode<'a> {
+    /// A node addressed by its pattern alone (the path is the pattern; the key is its last
+    /// segment): what a hook's own tests ask about.
+    pub fn at(
+        entity_type: &'a str,
+        pattern: &'a str,
+        value: &'a Value,
+        side: Side,
+        counterpart: Counterpart,
+    ) -> Self {
+        DeepNode {
+            entity_type,
+            path: pattern,
+            pattern,
+            key: pattern.rsplit('.').next().unwrap_or(pattern),
+            value,
+            side,
+            counterpart,
+        }
+    }
+}
+
 /// An element of an array, asked for its identity.
 #[derive(Clone, Copy, Debug)]
 pub struct DeepArrayElement<'a> {

@@ -5,7 +5,8 @@
 //!
 //! Run: `cargo bench -p chant-k8s --bench describe_vs_kubectl`
 //! (set `CHANT_BIN=target/release/chant` to include the CLI end to end; `BENCH_OBJECTS`,
-//! `BENCH_LATENCY_MS` change the estate).
+//! `BENCH_LATENCY_MS` change the estate, `BENCH_RUNS` the number of timed runs whose
+//! median is shown, `BENCH_KUBECTL=0` skips kubectl).
 
 use chant_k8s::K8sFactory;
 use chant_lexicon::{Lexicon, LexiconFactory, ObserveRequest, ProjectContext, ProjectMarker};
@@ -103,27 +104,70 @@ struct Run {
     wall: Duration,
     requests: usize,
     detail: String,
-    /// The part of `wall` spent reading the declared files.
+    /// The part of `wall` spent reading the declared files (CPU only).
     reading: Duration,
+    /// CPU time of chant (every thread but the fake server's) while reading the declared
+    /// files, and while reading the cluster.
+    reading_cpu: Duration,
+    client_cpu: Duration,
+    /// CPU time of the fake server's threads over the run.
+    server_cpu: Duration,
+}
+
+/// CPU time so far of the fake server's threads (from `/proc/self/task/*/schedstat`, in
+/// nanoseconds) and of the rest of the process — chant, including threads that have
+/// already exited. Linux only; zero elsewhere.
+fn cpu_split() -> (Duration, Duration) {
+    let mut server = 0u64;
+    for task in std::fs::read_dir("/proc/self/task")
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        let path = task.path();
+        let comm = std::fs::read_to_string(path.join("comm")).unwrap_or_default();
+        if comm.trim_end() == chant_testkit::kube_api::THREAD_NAME {
+            server += std::fs::read_to_string(path.join("schedstat"))
+                .ok()
+                .and_then(|s| s.split_whitespace().next()?.parse().ok())
+                .unwrap_or(0);
+        }
+    }
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec through a valid pointer.
+    let process = if unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut now) } == 0 {
+        Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
+    } else {
+        Duration::ZERO
+    };
+    let server = Duration::from_nanos(server);
+    (server, process.saturating_sub(server))
 }
 
 fn chant_describe(dir: &Path, server: &FakeKubeApi) -> Run {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let lexicon = project(dir);
     server.clear_requests();
+    let (server_before, client_before) = cpu_split();
     let started = Instant::now();
-    let (observation, reading) = runtime.block_on(async {
+    let (observation, reading, after_reading) = runtime.block_on(async {
         let declared = lexicon.declared().await.expect("the estate reads");
         let reading = started.elapsed();
+        let after_reading = cpu_split();
         let request = ObserveRequest::new("dev", ProjectMarker::new("bench", "dev"), declared);
         let observation = lexicon
             .describe_resources(&request)
             .await
             .expect("describe answers")
             .normalize();
-        (observation, reading)
+        (observation, reading, after_reading)
     });
     let wall = started.elapsed();
+    let (server_after, client_after) = cpu_split();
+    drop(runtime);
     Run {
         wall,
         requests: server.request_count(),
@@ -133,7 +177,17 @@ fn chant_describe(dir: &Path, server: &FakeKubeApi) -> Run {
             observation.unobserved.len(),
         ),
         reading,
+        reading_cpu: after_reading.1.saturating_sub(client_before),
+        client_cpu: client_after.saturating_sub(after_reading.1),
+        server_cpu: server_after.saturating_sub(server_before),
     }
+}
+
+/// The run with the median wall time.
+fn median(mut runs: Vec<Run>) -> Run {
+    runs.sort_by_key(|r| r.wall);
+    let middle = runs.len() / 2;
+    runs.swap_remove(middle)
 }
 
 fn command_run(mut command: std::process::Command, server: &FakeKubeApi, what: &str) -> Run {
@@ -153,6 +207,9 @@ fn command_run(mut command: std::process::Command, server: &FakeKubeApi, what: &
         requests: server.request_count(),
         detail: format!("{} bytes of output", output.stdout.len()),
         reading: Duration::ZERO,
+        reading_cpu: Duration::ZERO,
+        client_cpu: Duration::ZERO,
+        server_cpu: Duration::ZERO,
     }
 }
 
@@ -204,20 +261,31 @@ fn main() {
         latency.as_millis()
     );
 
+    let runs = env_number("BENCH_RUNS", 7).max(1) as usize;
     let _warm = chant_describe(dir.path(), &server);
-    let chant = chant_describe(dir.path(), &server);
+    let chant = median(
+        (0..runs)
+            .map(|_| chant_describe(dir.path(), &server))
+            .collect(),
+    );
     let limit = latency.mul_f64(chant.requests as f64 / concurrency as f64);
     println!(
-        "chant describe:   {:>9.3} s  {:>5} requests  ({})",
+        "chant describe:   {:>9.3} s  {:>5} requests  ({}; median of {runs})",
         chant.wall.as_secs_f64(),
         chant.requests,
         chant.detail
     );
     let network = chant.wall - chant.reading;
     println!(
-        "  of which reading the declared YAML {:.3} s, reading the cluster {:.3} s",
+        "  reading the declared YAML: {:.3} s wall, {:.3} s CPU (no request is sent)",
         chant.reading.as_secs_f64(),
-        network.as_secs_f64()
+        chant.reading_cpu.as_secs_f64(),
+    );
+    println!(
+        "  reading the cluster:       {:.3} s wall, {:.3} s CPU in chant, {:.3} s CPU in the fake server (same 2 cores)",
+        network.as_secs_f64(),
+        chant.client_cpu.as_secs_f64(),
+        chant.server_cpu.as_secs_f64(),
     );
     println!(
         "physical limit:   {:>9.3} s  = {} requests x {} ms / concurrency {concurrency}",
@@ -240,6 +308,9 @@ fn main() {
         );
         run
     });
+    if env_number("BENCH_KUBECTL", 1) == 0 {
+        return;
+    }
     let kubectl = kubectl(dir.path(), &server);
     println!(
         "kubectl get -f:   {:>9.3} s  {:>5} requests  ({})",

@@ -204,36 +204,18 @@ mod tests {
     use super::*;
     use chant_lexicon::{Counterpart, DeepNode, Side};
 
-    fn node<'a>(
-        entity_type: &'a str,
-        pattern: &'a str,
-        value: &'a Value,
-        side: Side,
-        counterpart: Counterpart,
-    ) -> DeepNode<'a> {
-        DeepNode {
-            entity_type,
-            path: pattern,
-            pattern,
-            key: pattern.rsplit('.').next().unwrap_or(pattern),
-            value,
-            side,
-            counterpart,
-        }
-    }
-
     #[test]
     fn server_fields_go_defaults_go_only_where_undeclared_and_secrets_are_masked() {
         let h = hooks();
         let v = json!("x");
-        assert!(h.prunes(&node(
+        assert!(h.prunes(&DeepNode::at(
             "K8s::Core::ConfigMap",
             "metadata.uid",
             &v,
             Side::Declared,
             Counterpart::Unknown
         )));
-        assert!(h.prunes(&node(
+        assert!(h.prunes(&DeepNode::at(
             "K8s::Core::ConfigMap",
             "status",
             &v,
@@ -241,14 +223,14 @@ mod tests {
             Counterpart::Unknown
         )));
         let ten = json!(10);
-        assert!(h.prunes(&node(
+        assert!(h.prunes(&DeepNode::at(
             "K8s::Apps::Deployment",
             "spec.revisionHistoryLimit",
             &ten,
             Side::Live,
             Counterpart::Absent
         )));
-        assert!(!h.prunes(&node(
+        assert!(!h.prunes(&DeepNode::at(
             "K8s::Apps::Deployment",
             "spec.revisionHistoryLimit",
             &ten,
@@ -256,7 +238,7 @@ mod tests {
             Counterpart::Present
         )));
         let five = json!(5);
-        assert!(!h.prunes(&node(
+        assert!(!h.prunes(&DeepNode::at(
             "K8s::Apps::Deployment",
             "spec.revisionHistoryLimit",
             &five,
@@ -264,21 +246,21 @@ mod tests {
             Counterpart::Absent
         )));
         let tcp = json!("TCP");
-        assert!(h.prunes(&node(
+        assert!(h.prunes(&DeepNode::at(
             "K8s::Apps::Deployment",
             "spec.template.spec.containers[].ports[].protocol",
             &tcp,
             Side::Live,
             Counterpart::Absent
         )));
-        assert!(h.masks(&node(
+        assert!(h.masks(&DeepNode::at(
             "K8s::Core::Secret",
             "data.password",
             &v,
             Side::Live,
             Counterpart::Present
         )));
-        assert!(!h.masks(&node(
+        assert!(!h.masks(&DeepNode::at(
             "K8s::Core::ConfigMap",
             "data.password",
             &v,

@@ -16,6 +16,7 @@
 //! `allowed_targets` names the API servers (by URL) or context names teardown may act
 //! on; anything else is refused.
 
+use chant_lexicon::settings::OneOrMany;
 use serde::Deserialize;
 
 /// The exec credential plugins a kubeconfig may run unless chant.toml says otherwise.
@@ -26,25 +27,6 @@ pub const DEFAULT_EXEC_ALLOWLIST: [&str; 5] = [
     "kubelogin",
     "kubectl",
 ];
-
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(untagged)]
-pub enum OneOrMany {
-    #[default]
-    None,
-    One(String),
-    Many(Vec<String>),
-}
-
-impl OneOrMany {
-    pub fn to_vec(&self) -> Vec<String> {
-        match self {
-            OneOrMany::None => Vec::new(),
-            OneOrMany::One(s) => vec![s.clone()],
-            OneOrMany::Many(v) => v.clone(),
-        }
-    }
-}
 
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -11,7 +11,7 @@ use chant_lexicon::exec::{Exec, SystemExec};
 use chant_lexicon::export::{IrResource, TemplateIr};
 use chant_lexicon::lexicon::ArtifactRequest;
 use chant_lexicon::ownership::{ChannelKeys, OwnershipChannel};
-use chant_lexicon::settings::parse_settings;
+use chant_lexicon::settings::{OneOrMany, parse_settings};
 use chant_lexicon::{
     ArtifactMetadata, DeclaredEntity, DeepObservation, DescribeResult, DisruptionRequest,
     DisruptionVerdict, ExportRequest, ExportedTemplate, GeneratedFile, HookError, HookResult,
@@ -42,15 +42,6 @@ struct SourceSettings {
     catalog: Option<String>,
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(untagged)]
-enum OneOrMany {
-    #[default]
-    None,
-    One(String),
-    Many(Vec<String>),
-}
-
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct EnvironmentSettings {
@@ -79,11 +70,7 @@ impl ScriptedFactory {
             Some(file) => Some(read_catalog(&project.resolve(file))?),
             None => None,
         };
-        let sources = match settings.source.source {
-            OneOrMany::None => Vec::new(),
-            OneOrMany::One(s) => vec![s],
-            OneOrMany::Many(v) => v,
-        };
+        let sources = settings.source.source.into_vec();
         Ok(ScriptedLexicon {
             sources: sources.iter().map(|s| project.resolve(s)).collect(),
             environments: settings

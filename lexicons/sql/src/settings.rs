@@ -18,27 +18,9 @@
 //! `PGPORT`, `PGUSER`, `PGPASSWORD`, `PGDATABASE`).
 
 use crate::dialect::Dialect;
+use chant_lexicon::settings::OneOrMany;
 use chant_lexicon::{ProjectContext, SourceDiagnostic};
 use serde::Deserialize;
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(untagged)]
-pub enum OneOrMany {
-    #[default]
-    None,
-    One(String),
-    Many(Vec<String>),
-}
-
-impl OneOrMany {
-    pub fn into_vec(self) -> Vec<String> {
-        match self {
-            OneOrMany::None => Vec::new(),
-            OneOrMany::One(s) => vec![s],
-            OneOrMany::Many(v) => v,
-        }
-    }
-}
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
