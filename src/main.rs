@@ -5,6 +5,11 @@ use chant::output::Output;
 use clap::{CommandFactory, Parser};
 use std::process::ExitCode;
 
+// A deep diff allocates a node per path on both sides; glibc's allocator spent a fifth of
+// `diff --live`'s CPU in malloc and free, mimalloc a fraction of that.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let output = Output::new(cli.global.color);

@@ -107,45 +107,86 @@ pub struct DeepArrayElement<'a> {
 #[derive(Clone, Debug)]
 pub struct PathPattern {
     source: String,
-    regex: Regex,
+    glob: Vec<GlobToken>,
+}
+
+/// One piece of a compiled glob. Matched by hand rather than through a regex: a deep
+/// diff asks every rule about every node, and the globs are short.
+#[derive(Clone, Debug, PartialEq)]
+enum GlobToken {
+    Literal(Vec<u8>),
+    /// `*`: any run of characters inside one segment.
+    Segment,
+    /// `**.` : nothing, or anything ending in a `.`.
+    AnyPrefix,
+    /// `.**` : nothing, or a `.` and anything after it.
+    AnySuffix,
+    /// A bare `**`: anything.
+    Anything,
 }
 
 impl PathPattern {
     pub fn new(glob: &str) -> Self {
-        let mut re = String::from("^");
-        let mut rest = glob;
+        let mut tokens = Vec::new();
+        let mut literal = Vec::new();
+        let mut rest = glob.as_bytes();
         while !rest.is_empty() {
-            if let Some(tail) = rest.strip_prefix("**.") {
-                re.push_str(r"(?:.*\.)?");
-                rest = tail;
-            } else if let Some(tail) = rest.strip_prefix(".**") {
-                re.push_str(r"(?:\..*)?");
-                rest = tail;
-            } else if let Some(tail) = rest.strip_prefix("**") {
-                re.push_str(".*");
-                rest = tail;
-            } else if let Some(tail) = rest.strip_prefix('*') {
-                re.push_str(r"[^.\[\]]*");
-                rest = tail;
+            let (token, tail) = if let Some(tail) = rest.strip_prefix(b"**.") {
+                (GlobToken::AnyPrefix, tail)
+            } else if let Some(tail) = rest.strip_prefix(b".**") {
+                (GlobToken::AnySuffix, tail)
+            } else if let Some(tail) = rest.strip_prefix(b"**") {
+                (GlobToken::Anything, tail)
+            } else if let Some(tail) = rest.strip_prefix(b"*") {
+                (GlobToken::Segment, tail)
             } else {
-                let ch = rest.chars().next().unwrap_or_default();
-                re.push_str(&regex::escape(&ch.to_string()));
-                rest = &rest[ch.len_utf8()..];
+                literal.push(rest[0]);
+                rest = &rest[1..];
+                continue;
+            };
+            if !literal.is_empty() {
+                tokens.push(GlobToken::Literal(std::mem::take(&mut literal)));
             }
+            tokens.push(token);
+            rest = tail;
         }
-        re.push('$');
+        if !literal.is_empty() {
+            tokens.push(GlobToken::Literal(literal));
+        }
         PathPattern {
             source: glob.to_owned(),
-            regex: Regex::new(&re).unwrap_or_else(|_| Regex::new("$^").expect("empty regex")),
+            glob: tokens,
         }
     }
 
     pub fn matches(&self, pattern: &str) -> bool {
-        self.regex.is_match(pattern)
+        glob_matches(&self.glob, pattern.as_bytes())
     }
 
     pub fn as_str(&self) -> &str {
         &self.source
+    }
+}
+
+fn glob_matches(tokens: &[GlobToken], text: &[u8]) -> bool {
+    let Some((token, rest)) = tokens.split_first() else {
+        return text.is_empty();
+    };
+    let from = |start: usize| glob_matches(rest, &text[start..]);
+    match token {
+        GlobToken::Literal(literal) => text.starts_with(literal) && from(literal.len()),
+        GlobToken::Segment => {
+            let run = text
+                .iter()
+                .position(|b| matches!(b, b'.' | b'[' | b']'))
+                .unwrap_or(text.len());
+            (0..=run).any(from)
+        }
+        GlobToken::AnyPrefix => from(0) || (0..text.len()).any(|i| text[i] == b'.' && from(i + 1)),
+        GlobToken::AnySuffix => {
+            from(0) || (text.first() == Some(&b'.') && (1..=text.len()).any(from))
+        }
+        GlobToken::Anything => (0..=text.len()).any(from),
     }
 }
 
@@ -410,6 +451,20 @@ mod tests {
         assert!(!PathPattern::new("spec.*").matches("spec.a.b"));
         assert!(PathPattern::new("status").matches("status"));
         assert!(!PathPattern::new("status").matches("statusx"));
+        assert!(PathPattern::new("data.*.**").matches("data.tls.crt"));
+        assert!(PathPattern::new("data.*.**").matches("data.key"));
+        assert!(!PathPattern::new("data.*.**").matches("data"));
+        assert!(PathPattern::new("a.**").matches("a"));
+        assert!(!PathPattern::new("a.**").matches("ab"));
+        assert!(PathPattern::new("**").matches("x[].y"));
+        assert!(PathPattern::new("Tags[].*").matches("Tags[].Key"));
+        assert!(!PathPattern::new("Tags[].*").matches("Tags[].Key.x"));
+        assert!(PathPattern::new("**.x.**").matches("a.x.b"));
+        assert!(!PathPattern::new("**.x.**").matches("a.xb"));
+        assert!(
+            PathPattern::new("metadata.annotations.kubectl.kubernetes.io/*")
+                .matches("metadata.annotations.kubectl.kubernetes.io/last-applied-configuration")
+        );
     }
 
     #[test]

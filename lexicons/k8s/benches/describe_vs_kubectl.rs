@@ -299,12 +299,25 @@ fn main() {
         network.as_secs_f64() / limit.as_secs_f64()
     );
     let cli = std::env::var("CHANT_BIN").ok().map(|bin| {
-        let run = chant_cli(dir.path(), &server, &bin);
+        let _warm = chant_cli(dir.path(), &server, &bin);
+        let run = median(
+            (0..runs)
+                .map(|_| chant_cli(dir.path(), &server, &bin))
+                .collect(),
+        );
         println!(
-            "chant diff --live:{:>9.3} s  {:>5} requests  ({})",
+            "chant diff --live:{:>9.3} s  {:>5} requests  ({}; median of {runs})",
             run.wall.as_secs_f64(),
             run.requests,
             run.detail
+        );
+        let limit = latency.mul_f64(run.requests as f64 / concurrency as f64);
+        println!(
+            "  limit {:.3} s = {} requests x {} ms / concurrency {concurrency}; diff --live is {:.2}x the limit",
+            limit.as_secs_f64(),
+            run.requests,
+            latency.as_millis(),
+            run.wall.as_secs_f64() / limit.as_secs_f64()
         );
         run
     });

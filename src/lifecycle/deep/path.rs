@@ -9,20 +9,27 @@
 use chant_lexicon::Counterpart;
 use serde_json::Value;
 use std::collections::BTreeSet;
+use std::fmt::Write;
 
 /// Exact paths and patterns of one raw tree.
 pub type PathSet = BTreeSet<String>;
 
 pub fn child_path(parent: &str, key: &str) -> String {
     if parent.is_empty() {
-        key.to_owned()
-    } else {
-        format!("{parent}.{key}")
+        return key.to_owned();
     }
+    let mut path = String::with_capacity(parent.len() + 1 + key.len());
+    path.push_str(parent);
+    path.push('.');
+    path.push_str(key);
+    path
 }
 
 pub fn index_path(parent: &str, index: usize) -> String {
-    format!("{parent}[{index}]")
+    let mut path = String::with_capacity(parent.len() + 8);
+    path.push_str(parent);
+    let _ = write!(path, "[{index}]");
+    path
 }
 
 pub fn keyed_path(parent: &str, key: &str) -> String {
