@@ -5,17 +5,15 @@
 //! the real binary) as well as async ones. Nagle is off: otherwise every response waits
 //! for the peer's delayed ACK.
 
+use crate::serve::Server;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
-use hyper::service::service_fn;
 use hyper::{Request, Response};
-use hyper_util::rt::TokioIo;
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::sync::oneshot;
 
 /// A scripted reply.
 #[derive(Clone, Debug)]
@@ -101,40 +99,25 @@ struct State {
 }
 
 pub struct FakeHttp {
-    addr: SocketAddr,
+    server: Server,
     state: Arc<Mutex<State>>,
-    shutdown: Option<oneshot::Sender<()>>,
 }
 
 impl FakeHttp {
     /// Start serving on a free port of 127.0.0.1.
     pub fn start() -> Self {
         let state = Arc::new(Mutex::new(State::default()));
-        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
-        let (shutdown_tx, shutdown_rx) = oneshot::channel();
         let served = state.clone();
-        std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .expect("a runtime for the fake HTTP server");
-            runtime.block_on(serve(served, addr_tx, shutdown_rx));
-        });
-        let addr = addr_rx.recv().expect("the fake HTTP server bound a port");
-        FakeHttp {
-            addr,
-            state,
-            shutdown: Some(shutdown_tx),
-        }
+        let server = Server::spawn("fake-http", None, move |req| respond(served.clone(), req));
+        FakeHttp { server, state }
     }
 
     pub fn addr(&self) -> SocketAddr {
-        self.addr
+        self.server.addr()
     }
 
     pub fn url(&self) -> String {
-        format!("http://{}", self.addr)
+        format!("http://{}", self.server.addr())
     }
 
     /// Reply to `method` requests whose path starts with `path_prefix`. Earlier routes win.
@@ -169,41 +152,6 @@ impl FakeHttp {
         self.state
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-}
-
-impl Drop for FakeHttp {
-    fn drop(&mut self) {
-        if let Some(tx) = self.shutdown.take() {
-            let _ = tx.send(());
-        }
-    }
-}
-
-async fn serve(
-    state: Arc<Mutex<State>>,
-    addr_tx: std::sync::mpsc::Sender<SocketAddr>,
-    mut shutdown: oneshot::Receiver<()>,
-) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind 127.0.0.1:0");
-    let _ = addr_tx.send(listener.local_addr().expect("a local address"));
-    loop {
-        tokio::select! {
-            _ = &mut shutdown => return,
-            accepted = listener.accept() => {
-                let Ok((stream, _)) = accepted else { continue };
-                let _ = stream.set_nodelay(true);
-                let state = state.clone();
-                tokio::spawn(async move {
-                    let service = service_fn(move |req| respond(state.clone(), req));
-                    let _ = hyper::server::conn::http1::Builder::new()
-                        .serve_connection(TokioIo::new(stream), service)
-                        .await;
-                });
-            }
-        }
     }
 }
 

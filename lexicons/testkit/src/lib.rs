@@ -8,6 +8,7 @@ pub mod http;
 pub mod kube_api;
 pub mod pki;
 pub mod postgres;
+mod serve;
 
 pub use behaviour::{BehaviourScenario, Expect, assert_behaviour_conformance};
 pub use chant_scripted::{LiveWorld, ScriptedFactory, ScriptedLexicon};

@@ -22,11 +22,11 @@ pub use handler::status_body;
 pub use resources::Served;
 pub use selector::LabelSelector;
 
+use crate::serve::Server;
+use base64::Engine as _;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
-use hyper::service::service_fn;
-use hyper_util::rt::TokioIo;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::convert::Infallible;
@@ -34,7 +34,6 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
-use tokio::sync::oneshot;
 
 /// A request the server saw.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -167,10 +166,9 @@ pub(crate) struct State {
 }
 
 pub struct FakeKubeApi {
-    addr: SocketAddr,
+    server: Server,
     ca_pem: Option<String>,
     state: Arc<Mutex<State>>,
-    shutdown: Option<oneshot::Sender<()>>,
 }
 
 impl FakeKubeApi {
@@ -197,33 +195,19 @@ impl FakeKubeApi {
         }));
         let ca_pem = tls.as_ref().map(|t| t.ca_pem.clone());
         let acceptor = tls.map(|t| t.acceptor);
-        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
-        let (shutdown_tx, shutdown_rx) = oneshot::channel();
         let served = state.clone();
-        // Named threads, so a benchmark can tell the server's CPU from its client's.
-        std::thread::Builder::new()
-            .name(THREAD_NAME.to_owned())
-            .spawn(move || {
-                let runtime = tokio::runtime::Builder::new_multi_thread()
-                    .worker_threads(2)
-                    .thread_name(THREAD_NAME)
-                    .enable_all()
-                    .build()
-                    .expect("a runtime for the fake API server");
-                runtime.block_on(serve(served, acceptor, addr_tx, shutdown_rx));
-            })
-            .expect("a thread for the fake API server");
-        let addr = addr_rx.recv().expect("the fake API server bound a port");
+        let server = Server::spawn(THREAD_NAME, acceptor, move |req| {
+            respond(served.clone(), req)
+        });
         FakeKubeApi {
-            addr,
+            server,
             ca_pem,
             state,
-            shutdown: Some(shutdown_tx),
         }
     }
 
     pub fn addr(&self) -> SocketAddr {
-        self.addr
+        self.server.addr()
     }
 
     pub fn url(&self) -> String {
@@ -232,7 +216,7 @@ impl FakeKubeApi {
         } else {
             "http"
         };
-        format!("{scheme}://{}", self.addr)
+        format!("{scheme}://{}", self.server.addr())
     }
 
     pub fn ca_pem(&self) -> Option<&str> {
@@ -365,7 +349,7 @@ impl FakeKubeApi {
         if let Some(ca) = &self.ca_pem {
             cluster.push_str(&format!(
                 "    certificate-authority-data: {}\n",
-                base64(ca.as_bytes())
+                base64::engine::general_purpose::STANDARD.encode(ca)
             ));
         }
         let mut user = String::new();
@@ -399,72 +383,6 @@ impl FakeKubeApi {
 
     fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
-    }
-}
-
-impl Drop for FakeKubeApi {
-    fn drop(&mut self) {
-        if let Some(tx) = self.shutdown.take() {
-            let _ = tx.send(());
-        }
-    }
-}
-
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
-async fn serve(
-    state: Arc<Mutex<State>>,
-    acceptor: Option<tokio_rustls::TlsAcceptor>,
-    addr_tx: std::sync::mpsc::Sender<SocketAddr>,
-    mut shutdown: oneshot::Receiver<()>,
-) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind 127.0.0.1:0");
-    let _ = addr_tx.send(listener.local_addr().expect("a local address"));
-    loop {
-        tokio::select! {
-            _ = &mut shutdown => return,
-            accepted = listener.accept() => {
-                let Ok((stream, _)) = accepted else { continue };
-                let _ = stream.set_nodelay(true);
-                let state = state.clone();
-                let acceptor = acceptor.clone();
-                tokio::spawn(async move {
-                    let service = service_fn(move |req| respond(state.clone(), req));
-                    let http = hyper::server::conn::http1::Builder::new();
-                    match acceptor {
-                        Some(acceptor) => {
-                            if let Ok(tls) = acceptor.accept(stream).await {
-                                let _ = http.serve_connection(TokioIo::new(tls), service).await;
-                            }
-                        }
-                        None => {
-                            let _ = http.serve_connection(TokioIo::new(stream), service).await;
-                        }
-                    }
-                });
-            }
-        }
     }
 }
 
@@ -509,16 +427,4 @@ async fn respond(
     Ok(response
         .body(Full::new(Bytes::from(answer.body)))
         .unwrap_or_else(|_| hyper::Response::new(Full::new(Bytes::new()))))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn base64_pads_like_the_standard() {
-        assert_eq!(base64(b"a"), "YQ==");
-        assert_eq!(base64(b"ab"), "YWI=");
-        assert_eq!(base64(b"abc"), "YWJj");
-    }
 }
