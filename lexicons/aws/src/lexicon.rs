@@ -8,6 +8,8 @@ use crate::template::{self, DeclaredStack};
 use crate::{NAME, ownership::AWS_TAG_OWNERSHIP_KEYS};
 use async_trait::async_trait;
 use chant_lexicon::ambient::{AmbientRequest, DependencyRequest};
+use chant_lexicon::behaviour::{BehaviourOutcome, BehaviourRequest, Edges, ProcessEnv, Variables};
+use chant_lexicon::exec::{Exec, SystemExec};
 use chant_lexicon::ownership::OwnershipChannel;
 use chant_lexicon::{
     DeclaredEntity, DeepObservation, DescribeResult, DisruptionRequest, DisruptionVerdict,
@@ -40,6 +42,10 @@ pub struct AwsLexicon {
     pub(crate) overrides: Overrides,
     /// Environment → the account its credentials resolved to, once checked.
     verified: Mutex<BTreeMap<String, String>>,
+    /// Where the behaviour engine and token variables are read.
+    variables: Arc<dyn Variables>,
+    /// How a command engine is run.
+    exec: Arc<dyn Exec>,
 }
 
 /// One configured stack, resolved for an environment.
@@ -70,7 +76,21 @@ impl AwsLexicon {
             settings,
             overrides: Overrides::default(),
             verified: Mutex::new(BTreeMap::new()),
+            variables: Arc::new(ProcessEnv),
+            exec: Arc::new(SystemExec),
         }
+    }
+
+    /// Replace the behaviour seams: the variables the engine chain is read from, and how a
+    /// command engine runs.
+    pub fn with_behaviour_seams(
+        mut self,
+        variables: Arc<dyn Variables>,
+        exec: Arc<dyn Exec>,
+    ) -> Self {
+        self.variables = variables;
+        self.exec = exec;
+        self
     }
 
     /// Replace parts of the transport (tests: moto, a stub, fixed credentials).
@@ -268,6 +288,10 @@ impl Lexicon for AwsLexicon {
         Some(crate::dependencies::reference_catalog())
     }
 
+    fn declared_edges(&self, entities: &[DeclaredEntity]) -> Edges {
+        crate::behaviour::declared_edges(entities)
+    }
+
     fn ambient_kinds(&self) -> Vec<String> {
         crate::ambient::AMBIENT_KINDS
             .iter()
@@ -361,5 +385,18 @@ impl Lexicon for AwsLexicon {
         request: &StackStatusRequest,
     ) -> HookResult<Option<StackStatus>> {
         crate::stack_status::describe(self, request).await
+    }
+
+    /// Reads no cloud: the request's entities go to the engine `CHANT_BEHAVIOUR_ENGINE…`
+    /// names, in the example engine's wire version.
+    async fn predict_behaviour(&self, request: &BehaviourRequest) -> HookResult<BehaviourOutcome> {
+        chant_behaviour::predict(
+            NAME,
+            request,
+            self.variables.as_ref(),
+            self.exec.clone(),
+            &chant_behaviour::ExampleWire,
+        )
+        .await
     }
 }

@@ -8,6 +8,7 @@
 //! [`settings`] for `chant.toml`.
 
 mod ambient;
+mod behaviour;
 mod cloudcontrol;
 mod deep;
 mod delete;

@@ -7,6 +7,9 @@
 //! lexicon depends on the contract, and only the ones that predict pay for reqwest
 //! (rustls on aws-lc-rs, the workspace's one TLS stack).
 //!
+//! [`ExampleWire`] is the example engine's wire version, shared by every lexicon that
+//! speaks it; a lexicon adds only its own reference syntax (its `declared_edges`).
+//!
 //! An engine address (`CHANT_BEHAVIOUR_ENGINE…`) is either a URL (`http://`, `https://`:
 //! the request is POSTed with a bearer token from `CHANT_BEHAVIOUR_TOKEN…`) or a command
 //! line (split on whitespace, no shell): the program is spawned with an environment of
@@ -17,10 +20,12 @@
 #![allow(clippy::result_large_err)]
 
 mod command;
+pub mod example_wire;
 mod http;
 mod sequence;
 
 pub use command::{CommandTransport, child_environment};
+pub use example_wire::{EXAMPLE_WIRE, ExampleWire};
 pub use http::HttpTransport;
 pub use sequence::{Wire, predict};
 

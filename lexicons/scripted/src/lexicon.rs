@@ -409,7 +409,7 @@ impl Lexicon for ScriptedLexicon {
             request,
             self.variables.as_ref(),
             self.exec.clone(),
-            &crate::behaviour::ExampleWire,
+            &chant_behaviour::ExampleWire,
         )
         .await
     }
