@@ -61,6 +61,14 @@ pub const PRICE_LIST: &[Model] = &[
         latency_objective_ms: 100.0,
         price: Price::PerMillionRequests(0.40),
     },
+    Model {
+        kind: "AWS::SQS::Queue",
+        units: Units::Count("partitions"),
+        capacity_per_unit: None,
+        base_latency_ms: 10.0,
+        latency_objective_ms: 100.0,
+        price: Price::PerMillionRequests(0.40),
+    },
 ];
 
 pub fn model_for(kind: &str) -> Option<&'static Model> {
