@@ -11,46 +11,20 @@
 
 use crate::template::intrinsics;
 use chant_lexicon::DeclaredEntity;
-use chant_lexicon::behaviour::{DanglingRef, Edge, EdgeOrigin, Edges};
-use chant_lexicon::reference::Relation;
-use std::collections::BTreeSet;
+use chant_lexicon::behaviour::{Edges, edges_from_references};
 
 pub fn declared_edges(entities: &[DeclaredEntity]) -> Edges {
-    let names: BTreeSet<&str> = entities.iter().map(|e| e.name.as_str()).collect();
-    let mut edges = BTreeSet::new();
-    let mut dangling = BTreeSet::new();
-    for entity in entities {
+    edges_from_references(entities, |entity| {
         let mut found = Vec::new();
         intrinsics::references(&entity.props, "props", &mut found);
-        for (path, to) in found {
-            if names.contains(to.as_str()) {
-                edges.insert(Edge {
-                    from: entity.name.clone(),
-                    to,
-                    relation: Relation::Reference,
-                    label: path,
-                });
-            } else {
-                dangling.insert(DanglingRef {
-                    from: entity.name.clone(),
-                    path,
-                    value: to,
-                });
-            }
-        }
-    }
-    Edges::Computed {
-        origin: EdgeOrigin::Declared,
-        edges: edges.into_iter().collect(),
-        dangling: dangling.into_iter().collect(),
-        unresolved_kinds: Vec::new(),
-    }
+        found
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chant_lexicon::behaviour::CoverageVerdict;
+    use chant_lexicon::behaviour::{CoverageVerdict, DanglingRef, EdgeOrigin};
     use serde_json::json;
 
     fn estate() -> Vec<DeclaredEntity> {

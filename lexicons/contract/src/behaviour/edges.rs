@@ -123,13 +123,24 @@ pub fn edges_from_props(
     entities: &[DeclaredEntity],
     target: impl Fn(&Value) -> Option<String>,
 ) -> Edges {
+    edges_from_references(entities, |entity| {
+        let mut found = Vec::new();
+        walk_refs(&entity.props, "props".to_owned(), &target, &mut found);
+        found
+    })
+}
+
+/// Declared edges from the `(path, name)` references a lexicon found in each entity: a
+/// name that is a declared entity is an edge, any other name dangles.
+pub fn edges_from_references(
+    entities: &[DeclaredEntity],
+    references: impl Fn(&DeclaredEntity) -> Vec<(String, String)>,
+) -> Edges {
     let names: BTreeSet<&str> = entities.iter().map(|e| e.name.as_str()).collect();
     let mut edges = BTreeSet::new();
     let mut dangling = BTreeSet::new();
     for entity in entities {
-        let mut found = Vec::new();
-        walk_refs(&entity.props, "props".to_owned(), &target, &mut found);
-        for (path, to) in found {
+        for (path, to) in references(entity) {
             if names.contains(to.as_str()) {
                 edges.insert(Edge {
                     from: entity.name.clone(),
