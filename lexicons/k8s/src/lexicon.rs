@@ -6,6 +6,7 @@ use crate::session::{Session, bind_reason};
 use crate::settings::{DEFAULT_EXEC_ALLOWLIST, EnvironmentSettings, SourceSettings};
 use crate::{NAME, deep, describe, disruption, export, identity, stack_status, teardown};
 use async_trait::async_trait;
+use chant_lexicon::behaviour::{BehaviourOutcome, BehaviourRequest, Edges, ProcessEnv, Variables};
 use chant_lexicon::exec::{Exec, SystemExec};
 use chant_lexicon::ownership::{LABEL_OWNERSHIP_KEYS, OwnershipChannel};
 use chant_lexicon::settings::parse_settings;
@@ -47,7 +48,10 @@ pub struct K8sLexicon {
     sources: Sources,
     settings: SourceSettings,
     environments: BTreeMap<String, EnvironmentSettings>,
+    /// How commands run: `kubectl kustomize`, and a command behaviour engine.
     exec: Arc<dyn Exec>,
+    /// Where the behaviour engine and token variables are read.
+    variables: Arc<dyn Variables>,
     warned: Mutex<BTreeSet<String>>,
 }
 
@@ -68,8 +72,21 @@ impl K8sLexicon {
             settings,
             environments,
             exec,
+            variables: Arc::new(ProcessEnv),
             warned: Mutex::new(BTreeSet::new()),
         }
+    }
+
+    /// Replace the behaviour seams: the variables the engine chain is read from, and how a
+    /// command runs (the same exec seam kustomize roots render through).
+    pub fn with_behaviour_seams(
+        mut self,
+        variables: Arc<dyn Variables>,
+        exec: Arc<dyn Exec>,
+    ) -> Self {
+        self.variables = variables;
+        self.exec = exec;
+        self
     }
 
     fn exec_allowlist(&self) -> Vec<String> {
@@ -169,6 +186,10 @@ impl Lexicon for K8sLexicon {
             .and_then(|e| e.allowed_targets.clone())
     }
 
+    fn declared_edges(&self, entities: &[DeclaredEntity]) -> Edges {
+        crate::behaviour::declared_edges(entities)
+    }
+
     async fn declared(&self) -> Result<Vec<DeclaredEntity>, SourceDiagnostic> {
         read_declared(&self.sources, self.exec.as_ref()).await
     }
@@ -242,6 +263,19 @@ impl Lexicon for K8sLexicon {
         request: &StackStatusRequest,
     ) -> HookResult<Option<StackStatus>> {
         Ok(stack_status::describe(self, request).await)
+    }
+
+    /// Reads no cluster: the request's entities go to the engine `CHANT_BEHAVIOUR_ENGINE…`
+    /// names, in the example engine's wire version.
+    async fn predict_behaviour(&self, request: &BehaviourRequest) -> HookResult<BehaviourOutcome> {
+        chant_behaviour::predict(
+            NAME,
+            request,
+            self.variables.as_ref(),
+            self.exec.clone(),
+            &chant_behaviour::ExampleWire,
+        )
+        .await
     }
 }
 

@@ -14,6 +14,7 @@
 //! ```
 
 pub mod api;
+mod behaviour;
 pub mod binding;
 pub mod declared;
 mod deep;

@@ -1,0 +1,100 @@
+//! `chant lifecycle predict` end to end with the k8s lexicon: Kubernetes objects whose
+//! declared edges come from by-name references (service account, envFrom, secretKeyRef,
+//! volumes, Ingress backend, RoleBinding, HPA scale target), sent to the example engine
+//! over the command transport. Predicting the declared estate reads no cluster: the
+//! kubeconfig points at the testkit's fake API server, which must see no request at all.
+
+#[path = "cli/support.rs"]
+#[allow(dead_code)]
+mod support;
+
+use chant_testkit::kube_api::{FakeKubeApi, KubeconfigSpec};
+use serde_json::Value;
+use support::Project;
+
+const ENGINE: &str = env!("CARGO_BIN_EXE_chant-example-engine");
+
+#[test]
+fn predicts_the_declared_objects_with_their_declared_edges() {
+    let server = FakeKubeApi::start_tls();
+    server.require_token("predict-token");
+    let project = Project::fixture("k8s-predict");
+    project.write(
+        "kubeconfig",
+        &server.kubeconfig(
+            &KubeconfigSpec::new("fake")
+                .namespace("shop")
+                .token("predict-token"),
+        ),
+    );
+    let run = project.chant_with(
+        &[
+            "lifecycle",
+            "predict",
+            "dev",
+            "--traffic",
+            "100 rps",
+            "--json",
+        ],
+        &[("CHANT_BEHAVIOUR_ENGINE_K8S", ENGINE)],
+    );
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let report = run.json();
+    assert_eq!(report["schema"], "chant.predict/v1");
+    let lexicon = &report["lexicons"][0];
+    assert_eq!(lexicon["lexicon"], "k8s");
+    let declared = &lexicon["declared"];
+    assert_eq!(declared["state"], "answered", "{declared}");
+    assert_eq!(declared["outcome"], "report", "{declared}");
+
+    // Every declared object is priced or unpredicted, never both, never neither: the
+    // example engine models no Kubernetes kind, so all of them are unpredicted.
+    let empty = serde_json::Map::new();
+    let priced = declared["entities"].as_object().unwrap_or(&empty);
+    let unpredicted = declared["unpredicted"].as_object().unwrap_or(&empty);
+    assert!(priced.is_empty(), "{declared}");
+    let mut holes: Vec<&str> = unpredicted.keys().map(String::as_str).collect();
+    holes.sort_unstable();
+    assert_eq!(
+        holes,
+        [
+            "configMapSettings",
+            "deploymentWeb",
+            "horizontalPodAutoscalerWeb",
+            "ingressWeb",
+            "roleBindingWeb",
+            "roleWeb",
+            "secretDb",
+            "serviceAccountWeb",
+            "serviceWeb",
+        ],
+        "{declared}"
+    );
+    for (name, hole) in unpredicted {
+        assert_eq!(hole["reason"], "unsupported-kind", "{name}");
+        assert!(
+            hole["type"].as_str().unwrap().starts_with("K8s::"),
+            "{name}"
+        );
+    }
+    assert_eq!(report["complete"], false);
+
+    // deploymentWeb → serviceAccountWeb, configMapSettings (envFrom and volume), secretDb;
+    // ingressWeb → serviceWeb; roleBindingWeb → roleWeb, serviceAccountWeb;
+    // horizontalPodAutoscalerWeb → deploymentWeb. The PVC `data` is not declared.
+    let coverage = &declared["meta"]["edgeCoverage"];
+    assert_eq!(coverage["verdict"], "complete", "{coverage}");
+    assert_eq!(coverage["origin"], "declared", "{coverage}");
+    assert_eq!(coverage["edges"], 8, "{coverage}");
+    let dangling: Vec<&Value> = coverage["dangling"].as_array().unwrap().iter().collect();
+    assert_eq!(dangling.len(), 1, "{coverage}");
+    assert_eq!(dangling[0]["from"], "deploymentWeb");
+    assert_eq!(dangling[0]["value"], "PersistentVolumeClaim/shop/data");
+
+    assert_eq!(
+        server.request_count(),
+        0,
+        "predict without --live called the cluster: {:?}",
+        server.requests()
+    );
+}
