@@ -10,7 +10,7 @@
 //! name, so it cannot resolve by accident).
 
 use chant_lexicon::DeclaredEntity;
-use chant_lexicon::behaviour::{Edges, edges_from_references};
+use chant_lexicon::behaviour::{Edges, edges_from_references, labelled_values_at};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -184,28 +184,12 @@ fn typed<'a>(path: String, value: &'a Value, namespace: Option<&'a str>) -> Opti
     })
 }
 
-/// The values at `path` (`a.b`, `list[].c`) with the label each is written at
-/// (`props.a.b`, `props.list[].c`).
+/// The values at `path` with the label each is written at (`props.list[].c`).
 fn at_path<'a>(root: &'a Value, path: &str) -> Vec<(String, &'a Value)> {
-    let mut current = vec![("props".to_owned(), root)];
-    for segment in path.split('.') {
-        let (key, each) = match segment.strip_suffix("[]") {
-            Some(key) => (key, true),
-            None => (segment, false),
-        };
-        current = current
-            .into_iter()
-            .filter_map(|(at, v)| Some((format!("{at}.{key}"), v.get(key)?)))
-            .flat_map(|(at, v)| match (each, v) {
-                (true, Value::Array(items)) => {
-                    items.iter().map(|i| (format!("{at}[]"), i)).collect()
-                }
-                (true, _) => Vec::new(),
-                (false, v) => vec![(at, v)],
-            })
-            .collect();
-    }
-    current
+    labelled_values_at(root, path)
+        .into_iter()
+        .map(|(at, v)| (format!("props.{at}"), v))
+        .collect()
 }
 
 #[cfg(test)]

@@ -190,9 +190,10 @@ fn walk_refs(
     }
 }
 
-/// The values at `path` (`a.b`, `arr[].id`) of an attribute tree, as strings.
-fn values_at<'a>(root: &'a Value, path: &str) -> Vec<&'a str> {
-    let mut current = vec![root];
+/// The values at `path` (`a.b`, `arr[].id`) of an attribute tree, each with the path it
+/// was found at (`a.b`, `arr[].id`); `[]` steps into every element of an array.
+pub fn labelled_values_at<'a>(root: &'a Value, path: &str) -> Vec<(String, &'a Value)> {
+    let mut current = vec![(String::new(), root)];
     for segment in path.split('.') {
         let (key, each) = match segment.strip_suffix("[]") {
             Some(key) => (key, true),
@@ -200,16 +201,30 @@ fn values_at<'a>(root: &'a Value, path: &str) -> Vec<&'a str> {
         };
         current = current
             .into_iter()
-            .filter_map(|v| v.get(key))
-            .flat_map(|v| match (each, v) {
-                (true, Value::Array(items)) => items.iter().collect::<Vec<_>>(),
-                _ => vec![v],
+            .filter_map(|(at, v)| {
+                let at = if at.is_empty() {
+                    key.to_owned()
+                } else {
+                    format!("{at}.{key}")
+                };
+                Some((at, v.get(key)?))
+            })
+            .flat_map(|(at, v)| match (each, v) {
+                (true, Value::Array(items)) => {
+                    items.iter().map(|i| (format!("{at}[]"), i)).collect()
+                }
+                _ => vec![(at, v)],
             })
             .collect();
     }
     current
+}
+
+/// The strings at `path` (a terminal array contributes its string elements).
+fn values_at<'a>(root: &'a Value, path: &str) -> Vec<&'a str> {
+    labelled_values_at(root, path)
         .into_iter()
-        .flat_map(|v| match v {
+        .flat_map(|(_, v)| match v {
             Value::Array(items) => items.iter().filter_map(Value::as_str).collect::<Vec<_>>(),
             other => other.as_str().into_iter().collect(),
         })

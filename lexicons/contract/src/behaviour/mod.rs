@@ -34,7 +34,7 @@ pub mod transport;
 pub use compare::{FIGURE_MISMATCHES, FigureMismatch, compare_figures, is_comparable_figure};
 pub use edges::{
     CoverageVerdict, DanglingRef, Edge, EdgeCoverage, EdgeOrigin, Edges, edges_from_props,
-    edges_from_references, rebuild_edges,
+    edges_from_references, labelled_values_at, rebuild_edges,
 };
 pub use engine::{
     ProcessEnv, Resolved, ResolvedToken, Token, Variables, behaviour_engine_from,
