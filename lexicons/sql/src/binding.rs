@@ -81,9 +81,15 @@ pub fn resolve_postgres(url_env: Option<&str>, env: &dyn Environment) -> Result<
     })
 }
 
-/// The connection string's TLS parameters, completed from `PGSSLMODE` and its siblings.
+/// The connection string's TLS parameters, completed from `PGSSLMODE` and its siblings,
+/// then from the files libpq looks for under `~/.postgresql/`.
 fn tls_settings(params: TlsParams, env: &dyn Environment) -> Result<TlsSettings, String> {
-    TlsSettings::from_params(params.or_variables(|name| env.var(name)))
+    let home = env.var("HOME").map(std::path::PathBuf::from);
+    TlsSettings::from_params(
+        params
+            .or_variables(|name| env.var(name))
+            .or_home_files(home.as_deref()),
+    )
 }
 
 /// Where the binding came from, in the project's vocabulary.

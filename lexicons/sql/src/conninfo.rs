@@ -7,6 +7,7 @@
 //! leaves unset falls back to the matching variable (`PGSSLMODE`, …), as in libpq.
 
 use percent_encoding::percent_decode_str;
+use std::path::Path;
 
 /// The parameters, as written.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -43,6 +44,32 @@ impl TlsParams {
             {
                 *slot = var(variable);
             }
+        }
+        self
+    }
+
+    /// What is still unset from libpq's files under `~/.postgresql/`, each only when it
+    /// exists, as libpq reads them: `root.crt` as the root (so `require` verifies the chain
+    /// and `verify-*` trust it rather than the platform's store), `postgresql.crt` with
+    /// `postgresql.key` as the client identity.
+    pub fn or_home_files(mut self, home: Option<&Path>) -> Self {
+        let Some(dir) = home.map(|h| h.join(".postgresql")) else {
+            return self;
+        };
+        let existing = |name: &str| {
+            let path = dir.join(name);
+            path.is_file().then(|| path.display().to_string())
+        };
+        if self.sslrootcert.is_none() {
+            self.sslrootcert = existing("root.crt");
+        }
+        if self.sslcert.is_none()
+            && self.sslkey.is_none()
+            && let (Some(cert), Some(key)) =
+                (existing("postgresql.crt"), existing("postgresql.key"))
+        {
+            self.sslcert = Some(cert);
+            self.sslkey = Some(key);
         }
         self
     }
@@ -157,6 +184,40 @@ mod tests {
         let (rest, taken) = take_tls_params("postgres://db/shop");
         assert_eq!(rest, "postgres://db/shop");
         assert_eq!(taken, TlsParams::default());
+    }
+
+    #[test]
+    fn the_files_under_home_postgresql_fill_only_what_is_unset_and_exists() {
+        let home = tempfile::tempdir().unwrap();
+        let dot = home.path().join(".postgresql");
+        std::fs::create_dir_all(&dot).unwrap();
+        let at = |name: &str| dot.join(name).display().to_string();
+
+        // Nothing there: nothing filled.
+        assert_eq!(
+            TlsParams::default().or_home_files(Some(home.path())),
+            TlsParams::default()
+        );
+
+        std::fs::write(dot.join("root.crt"), "pem").unwrap();
+        std::fs::write(dot.join("postgresql.crt"), "pem").unwrap();
+        let filled = TlsParams::default().or_home_files(Some(home.path()));
+        assert_eq!(filled.sslrootcert, Some(at("root.crt")));
+        // A certificate without its key is not an identity.
+        assert_eq!((filled.sslcert, filled.sslkey), (None, None));
+
+        std::fs::write(dot.join("postgresql.key"), "pem").unwrap();
+        let filled = TlsParams::default().or_home_files(Some(home.path()));
+        assert_eq!(filled.sslcert, Some(at("postgresql.crt")));
+        assert_eq!(filled.sslkey, Some(at("postgresql.key")));
+
+        // What the connection string or a variable named wins.
+        let named = params("require", Some("/etc/ca.pem")).or_home_files(Some(home.path()));
+        assert_eq!(named.sslrootcert.as_deref(), Some("/etc/ca.pem"));
+        assert_eq!(
+            TlsParams::default().or_home_files(None),
+            TlsParams::default()
+        );
     }
 
     #[test]

@@ -376,3 +376,58 @@ async fn an_sslmode_libpq_does_not_know_is_no_binding_naming_the_choices() {
     assert_eq!(reason, UnobservedReason::NoBinding, "{detail}");
     assert!(detail.contains("verify-ca, verify-full"), "{detail}");
 }
+
+#[tokio::test]
+async fn the_root_and_client_certificate_under_home_postgresql_are_used_as_libpq_does() {
+    let files = Files::new();
+    let port = tls_server().cluster.port().to_string();
+    let home = tempfile::tempdir().unwrap();
+    let dot = home.path().join(".postgresql");
+    std::fs::create_dir_all(&dot).unwrap();
+    for (from, to) in [
+        ("ca.pem", "root.crt"),
+        ("client.pem", "postgresql.crt"),
+        ("client.key", "postgresql.key"),
+    ] {
+        std::fs::copy(files.path(from), dot.join(to)).unwrap();
+    }
+    let home_text = display(home.path());
+    let whoami_with_home = || async {
+        postgres_project_with(
+            SCHEMA,
+            "[environments.dev.sql]\n",
+            &[
+                ("PGHOST", "localhost"),
+                ("PGPORT", &port),
+                ("PGUSER", CERT_ROLE),
+                ("PGDATABASE", "shop"),
+                ("PGSSLMODE", "verify-full"),
+                ("HOME", &home_text),
+            ],
+        )
+        .whoami()
+        .await
+    };
+
+    // Nothing names a root or a certificate: ~/.postgresql/ supplies both, and the role
+    // that signs in by certificate alone is in.
+    let answer = whoami_with_home().await;
+    let IdentityAnswer::Resolved(identity) = answer else {
+        panic!("{answer:?}")
+    };
+    assert_eq!(identity.identity, CERT_ROLE);
+    assert!(
+        identity.scope.contains("sslmode=verify-full"),
+        "{}",
+        identity.scope
+    );
+
+    // The root really is that file, not the platform's store: another CA there is refused.
+    std::fs::copy(files.path("unknown-ca.pem"), dot.join("root.crt")).unwrap();
+    let IdentityAnswer::Unresolved { reason, detail } = whoami_with_home().await else {
+        panic!("connected with a root that did not sign the server's certificate")
+    };
+    let detail = detail.unwrap_or_default();
+    assert_eq!(reason, UnobservedReason::ReadFailed, "{detail}");
+    assert!(detail.contains(".postgresql/root.crt"), "{detail}");
+}
