@@ -35,6 +35,10 @@ pub struct EnvironmentSettings {
     /// Run the refresh-only drift plan on every stock root.
     #[serde(default)]
     pub drift: bool,
+    /// `-backend-config` for `init` (a partial backend): files relative to the project
+    /// root, or `key=value` pairs.
+    #[serde(default)]
+    pub backend_config: Vec<String>,
 }
 
 /// `roots = ["a/b", …]` or `[lexicons.terraform.roots] name = "a/b" | { path = …, … }`.
@@ -367,11 +371,15 @@ mod tests {
 
     #[test]
     fn environments_select_workspace_var_files_and_drift() {
-        let text = "[lexicons.terraform]\nroots = [\"n\"]\n[environments.dev.terraform]\nworkspace = \"dev\"\nvar_files = [\"dev.tfvars\"]\ndrift = true\n";
+        let text = "[lexicons.terraform]\nroots = [\"n\"]\n[environments.dev.terraform]\nworkspace = \"dev\"\nvar_files = [\"dev.tfvars\"]\ndrift = true\nbackend_config = [\"dev.s3.tfbackend\", \"key=net/dev.tfstate\"]\n";
         let s = Settings::parse(&project(text)).unwrap();
         let dev = s.environment("dev");
         assert_eq!(dev.workspace.as_deref(), Some("dev"));
         assert_eq!(dev.var_files, ["dev.tfvars"]);
+        assert_eq!(
+            dev.backend_config,
+            ["dev.s3.tfbackend", "key=net/dev.tfstate"]
+        );
         assert!(dev.drift);
         assert!(!s.environment("prod").drift);
     }

@@ -73,6 +73,22 @@ impl Runner {
             .collect()
     }
 
+    /// `-backend-config=` for every configured entry: a file as an absolute path, a
+    /// `key=value` pair as written.
+    pub fn backend_config_args(&self) -> Vec<String> {
+        self.settings
+            .backend_config
+            .iter()
+            .map(|entry| match entry.contains('=') {
+                true => format!("-backend-config={entry}"),
+                false => format!(
+                    "-backend-config={}",
+                    self.project_root.join(entry).display()
+                ),
+            })
+            .collect()
+    }
+
     /// Run, retrying while the failure names throttling. Any exit code is returned.
     pub async fn run_any(&self, command: &Command) -> Result<ExecOutput, Failure> {
         let mut attempt = 1;
@@ -113,11 +129,10 @@ impl Runner {
         if !asks_for_init(&output.stderr) {
             return Err(failure_of(command, &output));
         }
-        let init = self.command(
-            root,
-            &["init", "-input=false", "-no-color"],
-            self.init_timeout(),
-        );
+        let backend = self.backend_config_args();
+        let mut args = vec!["init", "-input=false", "-no-color"];
+        args.extend(backend.iter().map(String::as_str));
+        let init = self.command(root, &args, self.init_timeout());
         self.run(&init).await?;
         self.run(command).await
     }
@@ -266,6 +281,55 @@ pub fn mask_userinfo(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::settings::Mode;
+    use chant_testkit::exec::FakeExec;
+
+    #[tokio::test]
+    async fn init_on_demand_passes_the_backend_config() {
+        let exec = Arc::new(
+            FakeExec::new()
+                .fails(
+                    "terraform show",
+                    1,
+                    "Error: Backend initialization required, please run \"terraform init\"",
+                )
+                .ok(
+                    "terraform init",
+                    "Terraform has been successfully initialized!",
+                ),
+        );
+        let runner = Runner {
+            exec: exec.clone(),
+            environment: "dev".into(),
+            settings: EnvironmentSettings {
+                backend_config: vec![
+                    "backends/dev.tfbackend".into(),
+                    "key=net/dev.tfstate".into(),
+                ],
+                ..Default::default()
+            },
+            project_root: "/project".into(),
+            timeout: Duration::from_secs(5),
+        };
+        let root = Root {
+            name: "net".into(),
+            dir: "/project/net".into(),
+            binary: "terraform".into(),
+            mode: Mode::Stock,
+            estate: None,
+        };
+        let show = runner.command(&root, &["show", "-json"], runner.timeout);
+        let _ = runner.run_initialized(&root, &show).await;
+        let init = exec
+            .lines()
+            .into_iter()
+            .find(|l| l.starts_with("terraform init"))
+            .expect("init ran");
+        assert_eq!(
+            init,
+            "terraform init -input=false -no-color -backend-config=/project/backends/dev.tfbackend -backend-config=key=net/dev.tfstate"
+        );
+    }
 
     #[test]
     fn summaries_keep_error_lines_and_mask_credentials() {
