@@ -3,11 +3,12 @@
 
 use crate::kinds::{KindInfo, entity_type};
 use crate::naming::{self, Nameable};
+use crate::owned_lists::owned_beside_gets;
 use crate::ownership::verdict;
 use crate::reader::{Read, Reads, read_targets, resolve_targets};
 use crate::session::Session;
 use crate::status::{attributes, status_word};
-use crate::sweep::{Owners, makes_children, sweep};
+use crate::sweep::{Owners, makes_children, sweep, sweeps};
 use chant_lexicon::{
     DeclaredEntity, Observation, ObserveRequest, OwnerChain, Ownership, ProjectMarker,
     ResourceMetadata, UnobservedEntity, UnobservedReason,
@@ -26,10 +27,19 @@ pub async fn describe(session: &Session, request: &ObserveRequest, pool: usize) 
         .filter(|(e, _)| makes_children(&e.entity_type))
         .filter_map(|(_, t)| t.as_ref().ok()?.namespace.clone())
         .collect();
-    let (reads, (swept, notes)) = tokio::join!(
+    let (mut reads, (swept, mut notes), (owned, owned_notes)) = tokio::join!(
         read_targets(session, &targets, pool),
-        sweep(session, &sweep_namespaces, &targets, pool)
+        sweep(session, &sweep_namespaces, &targets, pool),
+        owned_beside_gets(
+            session,
+            &targets,
+            &request.project,
+            |t| sweeps(t, &sweep_namespaces),
+            pool
+        )
     );
+    reads.listed.extend(owned);
+    notes.extend(owned_notes);
     let mut out = Observation::new();
     let mut declared_uids = HashMap::new();
     for (entity, read) in entities.iter().zip(&reads.entities) {

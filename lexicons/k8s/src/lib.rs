@@ -27,6 +27,7 @@ pub mod kinds;
 mod lexicon;
 mod managed_fields;
 pub mod naming;
+mod owned_lists;
 mod ownership;
 mod reader;
 mod session;

@@ -40,6 +40,17 @@ pub fn makes_children(entity_type: &str) -> bool {
         )
 }
 
+/// Whether the sweep lists this target's kind in its namespace.
+pub fn sweeps(target: &Target, namespaces: &BTreeSet<String>) -> bool {
+    CHILD_KINDS
+        .iter()
+        .any(|(api_version, kind)| builtin_at(api_version, kind) == Some(&target.info))
+        && target
+            .namespace
+            .as_ref()
+            .is_some_and(|ns| namespaces.contains(ns))
+}
+
 /// LIST the child kinds in each namespace (skipping ones the declared reads already
 /// listed). Failures come back as notes: a sweep hole never hides a declared verdict.
 pub async fn sweep(

@@ -46,6 +46,70 @@ async fn objects_sharing_a_kind_and_namespace_are_read_with_one_list() {
 }
 
 #[tokio::test]
+async fn an_owned_orphan_beside_one_declared_object_is_found_by_its_marker() {
+    let server = FakeKubeApi::start();
+    server.seed_yaml(&config_map("settings", Some("shop"), OURS));
+    server.seed_yaml(&config_map("retired", Some("shop"), OURS));
+    server.seed_yaml(&config_map("theirs", Some("shop"), common::SIBLING));
+    server.seed_yaml(&config_map("unmarked", Some("shop"), ""));
+    let p = project(&server, &config_map("settings", None, OURS), PINNED);
+    let req = request(&p).await;
+    server.clear_requests();
+    let obs = observed(p.lexicon.describe_resources(&req).await.unwrap());
+
+    // The one declared object is still read with a GET, at its own address.
+    assert_eq!(obs.resources["configMapSettings"].status, "PRESENT");
+    assert_eq!(
+        obs.queried["configMapSettings"],
+        "/api/v1/namespaces/shop/configmaps/settings"
+    );
+    // The owned object nothing declares any more is reported, owned, so plan deletes it;
+    // another stack's and an unmarked one are not listed at all.
+    assert_eq!(
+        obs.resources["configMapRetired"].ownership(),
+        Ownership::Owned
+    );
+    assert!(!obs.resources.contains_key("configMapTheirs"));
+    assert!(!obs.resources.contains_key("configMapUnmarked"));
+    assert_eq!(obs.resources.len(), 2, "{:?}", obs.resources.keys());
+
+    let requests = server.requests();
+    let listed: Vec<_> = requests
+        .iter()
+        .filter(|r| r.path == "/api/v1/namespaces/shop/configmaps")
+        .collect();
+    assert_eq!(listed.len(), 1, "{requests:?}");
+    assert_eq!(
+        listed[0].query.get("labelSelector").map(String::as_str),
+        Some(
+            "app.kubernetes.io/managed-by=chant,chant.intentius.io/stack=shop,chant.intentius.io/env=dev"
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_failed_orphan_listing_is_a_note_and_never_hides_the_declared_read() {
+    let server = FakeKubeApi::start();
+    server.seed_yaml(&config_map("settings", Some("shop"), OURS));
+    server.fault(
+        Fault::on("/api/v1/namespaces/shop/configmaps")
+            .method("GET")
+            .status(403, "Forbidden", "list is forbidden"),
+    );
+    let p = project(&server, &config_map("settings", None, OURS), PINNED);
+    let req = request(&p).await;
+    let obs = observed(p.lexicon.describe_resources(&req).await.unwrap());
+    assert_eq!(obs.resources["configMapSettings"].status, "PRESENT");
+    assert!(
+        obs.notes
+            .iter()
+            .any(|n| n.contains("configmaps") && n.contains("no longer declared")),
+        "{:?}",
+        obs.notes
+    );
+}
+
+#[tokio::test]
 async fn a_forbidden_list_falls_back_to_gets() {
     let server = FakeKubeApi::start();
     let declared = format!("{}{}", config_map("a", None, ""), config_map("b", None, ""));
@@ -225,7 +289,12 @@ async fn throttling_is_retried_then_answered() {
     let req = request(&p).await;
     let obs = observed(p.lexicon.describe_resources(&req).await.unwrap());
     assert!(obs.resources.contains_key("configMapA"));
-    assert_eq!(server.request_count(), 3);
+    let gets = server
+        .requests()
+        .into_iter()
+        .filter(|r| r.path == "/api/v1/namespaces/shop/configmaps/a")
+        .count();
+    assert_eq!(gets, 3, "two throttled answers, then the object");
 }
 
 #[tokio::test]

@@ -1,0 +1,61 @@
+//! Owned objects nothing declares any more, where the declared reads cannot see them: a
+//! kind and namespace holding one declared object is read with a GET, so it is listed
+//! once more by this project's marker (a label selector: only its owned objects come
+//! back). Without this, an owned orphan would be visible to `plan` beside two declared
+//! siblings and invisible beside one.
+
+use crate::ownership::selector;
+use crate::reader::Listed;
+use crate::session::{Session, Target, Unaddressable};
+use chant_lexicon::{ProjectMarker, bounded_concurrently};
+use std::collections::BTreeMap;
+
+/// LIST by marker every collection read with a single GET, except those `skip` names
+/// (the runtime-children sweep lists them already). Failures come back as notes.
+pub async fn owned_beside_gets(
+    session: &Session,
+    targets: &[Result<Target, Unaddressable>],
+    project: &ProjectMarker,
+    skip: impl Fn(&Target) -> bool,
+    pool: usize,
+) -> (Vec<Listed>, Vec<String>) {
+    let mut per_collection: BTreeMap<String, (usize, &Target)> = BTreeMap::new();
+    for target in targets.iter().flatten() {
+        per_collection
+            .entry(target.collection())
+            .or_insert((0, target))
+            .0 += 1;
+    }
+    let jobs: Vec<(String, Target)> = per_collection
+        .into_iter()
+        .filter(|(_, (count, target))| *count == 1 && !skip(target))
+        .map(|(collection, (_, target))| (collection, target.clone()))
+        .collect();
+    let selector = selector(project, true);
+    let selector = selector.as_str();
+    let results = bounded_concurrently(jobs, pool, |(collection, target)| async move {
+        let result = session
+            .binding
+            .cluster
+            .list(&collection, Some(selector))
+            .await;
+        (collection, target, result)
+    })
+    .await;
+    let mut listed = Vec::new();
+    let mut notes = Vec::new();
+    for (collection, target, result) in results {
+        match result {
+            Ok(items) => listed.push(Listed {
+                info: target.info.clone(),
+                items,
+            }),
+            Err(e) if e.is_not_found() => {}
+            Err(e) => notes.push(format!(
+                "owned {} no longer declared could not be looked for ({collection}): {e}",
+                target.info.plural
+            )),
+        }
+    }
+    (listed, notes)
+}
