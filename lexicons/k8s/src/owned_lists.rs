@@ -5,9 +5,9 @@
 //! siblings and invisible beside one.
 
 use crate::ownership::selector;
-use crate::reader::Listed;
+use crate::reader::{ListJob, Listed, list_collections};
 use crate::session::{Session, Target, Unaddressable};
-use chant_lexicon::{ProjectMarker, bounded_concurrently};
+use chant_lexicon::ProjectMarker;
 use std::collections::BTreeMap;
 
 /// LIST by marker every collection read with a single GET, except those `skip` names
@@ -26,36 +26,17 @@ pub async fn owned_beside_gets(
             .or_insert((0, target))
             .0 += 1;
     }
-    let jobs: Vec<(String, Target)> = per_collection
+    let jobs = per_collection
         .into_iter()
         .filter(|(_, (count, target))| *count == 1 && !skip(target))
-        .map(|(collection, (_, target))| (collection, target.clone()))
-        .collect();
-    let selector = selector(project, true);
-    let selector = selector.as_str();
-    let results = bounded_concurrently(jobs, pool, |(collection, target)| async move {
-        let result = session
-            .binding
-            .cluster
-            .list(&collection, Some(selector))
-            .await;
-        (collection, target, result)
-    })
-    .await;
-    let mut listed = Vec::new();
-    let mut notes = Vec::new();
-    for (collection, target, result) in results {
-        match result {
-            Ok(items) => listed.push(Listed {
-                info: target.info.clone(),
-                items,
-            }),
-            Err(e) if e.is_not_found() => {}
-            Err(e) => notes.push(format!(
-                "owned {} no longer declared could not be looked for ({collection}): {e}",
+        .map(|(collection, (_, target))| ListJob {
+            looking_for: format!(
+                "owned {} no longer declared could not be looked for ({collection})",
                 target.info.plural
-            )),
-        }
-    }
-    (listed, notes)
+            ),
+            info: target.info.clone(),
+            collection,
+        })
+        .collect();
+    list_collections(session, jobs, Some(&selector(project, true)), pool).await
 }

@@ -30,6 +30,46 @@ pub struct Listed {
     pub items: Vec<Value>,
 }
 
+/// One extra LIST, and what its failure note says was being looked for.
+pub struct ListJob {
+    pub info: KindInfo,
+    pub collection: String,
+    pub looking_for: String,
+}
+
+/// LIST each job's collection, all with `label_selector`. A collection that is not there
+/// lists nothing; any other failure becomes a note: an extra listing never turns into a
+/// verdict.
+pub async fn list_collections(
+    session: &Session,
+    jobs: Vec<ListJob>,
+    label_selector: Option<&str>,
+    pool: usize,
+) -> (Vec<Listed>, Vec<String>) {
+    let results = bounded_concurrently(jobs, pool, |job| async move {
+        let result = session
+            .binding
+            .cluster
+            .list(&job.collection, label_selector)
+            .await;
+        (job, result)
+    })
+    .await;
+    let mut listed = Vec::new();
+    let mut notes = Vec::new();
+    for (job, result) in results {
+        match result {
+            Ok(items) => listed.push(Listed {
+                info: job.info,
+                items,
+            }),
+            Err(e) if e.is_not_found() => {}
+            Err(e) => notes.push(format!("{}: {e}", job.looking_for)),
+        }
+    }
+    (listed, notes)
+}
+
 pub struct Reads {
     /// In the order of the declared entities.
     pub entities: Vec<EntityRead>,

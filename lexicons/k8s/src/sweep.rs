@@ -3,10 +3,10 @@
 //! through `ownerReferences`, and objects a declared GitOps controller applied, found
 //! through Flux and Argo labels. They are reported as `runtime`, never as deletes.
 
-use crate::kinds::{KindInfo, builtin_at};
-use crate::reader::{Listed, will_list};
+use crate::kinds::builtin_at;
+use crate::reader::{ListJob, Listed, list_collections, will_list};
 use crate::session::{Session, Target, Unaddressable};
-use chant_lexicon::{DeclaredEntity, OwnerChain, bounded_concurrently};
+use chant_lexicon::{DeclaredEntity, OwnerChain};
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
 
@@ -59,36 +59,25 @@ pub async fn sweep(
     targets: &[Result<Target, Unaddressable>],
     pool: usize,
 ) -> (Vec<Listed>, Vec<String>) {
-    let mut jobs: Vec<(KindInfo, String)> = Vec::new();
+    let mut jobs = Vec::new();
     for ns in namespaces {
         for (api_version, kind) in CHILD_KINDS {
             let Some(info) = builtin_at(api_version, kind) else {
                 continue;
             };
             if !will_list(targets, info, ns) {
-                jobs.push((info.clone(), ns.clone()));
+                jobs.push(ListJob {
+                    collection: info.collection_path(Some(ns)),
+                    looking_for: format!(
+                        "the runtime-children sweep could not list {} in namespace {ns}",
+                        info.plural
+                    ),
+                    info: info.clone(),
+                });
             }
         }
     }
-    let results = bounded_concurrently(jobs, pool, |(info, ns)| async move {
-        let path = info.collection_path(Some(&ns));
-        let result = session.binding.cluster.list(&path, None).await;
-        (info, ns, result)
-    })
-    .await;
-    let mut listed = Vec::new();
-    let mut notes = Vec::new();
-    for (info, ns, result) in results {
-        match result {
-            Ok(items) => listed.push(Listed { info, items }),
-            Err(e) if e.is_not_found() => {}
-            Err(e) => notes.push(format!(
-                "the runtime-children sweep could not list {} in namespace {ns}: {e}",
-                info.plural
-            )),
-        }
-    }
-    (listed, notes)
+    list_collections(session, jobs, None, pool).await
 }
 
 /// Resolves where an object's owner chain ends.
