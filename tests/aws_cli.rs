@@ -6,11 +6,14 @@
 //! only those — go to a local stub through `AWS_ENDPOINT_URL_CLOUDCONTROL`, the SDK's
 //! per-service endpoint variable. Everything else reaches moto through `AWS_ENDPOINT_URL`.
 
-use assert_cmd::Command;
+#[allow(dead_code)]
+#[path = "cli/support.rs"]
+mod support;
+
 use chant_testkit::moto::{MOTO_ACCESS_KEY_ID, MOTO_SECRET_ACCESS_KEY, MotoServer, MotoSession};
 use chant_testkit::{FakeHttp, Reply};
 use serde_json::{Value, json};
-use std::path::Path;
+use support::{Project, Run};
 
 const REGION: &str = "eu-west-1";
 
@@ -44,7 +47,7 @@ fn template(env: &str, names: &[&str]) -> Value {
 struct Estate<'a> {
     moto: MotoSession<'a>,
     stub: FakeHttp,
-    dir: tempfile::TempDir,
+    project: Project,
 }
 
 /// dev: stack shop-dev (marked) holds Assets, Jobs, Web and an owned orphan, Legacy.
@@ -96,112 +99,65 @@ fn estate() -> Estate<'static> {
             .header("content-type", "application/x-amz-json-1.0")
             .body(r#"{"__type":"ResourceNotFoundException","Message":"not found"}"#),
     );
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path();
-    std::fs::create_dir_all(root.join("dist")).unwrap();
-    std::fs::write(
-        root.join("dist/template.json"),
-        serde_json::to_string_pretty(&template("dev", &["Assets", "Jobs", "Web", "Missing"]))
+    let project = Project::empty();
+    project.write(
+        "dist/template.json",
+        &serde_json::to_string_pretty(&template("dev", &["Assets", "Jobs", "Web", "Missing"]))
             .unwrap(),
-    )
-    .unwrap();
-    std::fs::write(
-        root.join("chant.toml"),
-        format!(
+    );
+    project.write(
+        "chant.toml",
+        &format!(
             "[ownership]\nstack = \"shop\"\n\n[lexicons.aws]\nsource = \"dist/template.json\"\nstack = \"shop-{{env}}\"\n\n[environments.dev.aws]\nregion = \"{REGION}\"\nallowed_accounts = [\"123456789012\"]\n\n[environments.qa.aws]\nregion = \"{REGION}\"\n\n[environments.prod.aws]\nregion = \"{REGION}\"\nallowed_accounts = [\"111111111111\"]\n"
         ),
-    )
-    .unwrap();
-    init_repository(root);
-    Estate { moto, stub, dir }
+    );
+    project.commit_all("fixture");
+    Estate {
+        moto,
+        stub,
+        project,
+    }
 }
 
 fn leak(text: String) -> &'static str {
     Box::leak(text.into_boxed_str())
 }
 
-fn init_repository(root: &Path) {
-    let repo = git2::Repository::init(root).unwrap();
-    let mut index = repo.index().unwrap();
-    index
-        .add_all(["*"], git2::IndexAddOption::DEFAULT, None)
-        .unwrap();
-    index.write().unwrap();
-    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
-    let signature = git2::Signature::now("test", "test@example.invalid").unwrap();
-    repo.commit(Some("HEAD"), &signature, &signature, "fixture", &tree, &[])
-        .unwrap();
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn transcript(&self) -> String {
-        format!(
-            "exit: {}\n--- stdout\n{}--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
-    }
-
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.transcript()))
-    }
-}
-
+/// The binary with moto's credentials, moto for every service but Cloud Control, and the
+/// stub for Cloud Control.
 fn chant(estate: &Estate, args: &[&str]) -> Run {
-    let root = estate.dir.path();
-    let output = Command::new(env!("CARGO_BIN_EXE_chant"))
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", root)
-        .env("NO_COLOR", "1")
-        .env("COLUMNS", "120")
-        .env("AWS_ACCESS_KEY_ID", MOTO_ACCESS_KEY_ID)
-        .env("AWS_SECRET_ACCESS_KEY", MOTO_SECRET_ACCESS_KEY)
-        .env("AWS_EC2_METADATA_DISABLED", "true")
-        .env("AWS_ENDPOINT_URL", estate.moto.url())
-        .env("AWS_ENDPOINT_URL_CLOUDCONTROL", estate.stub.url())
-        .arg("-C")
-        .arg(root)
-        .args(args)
-        .output()
-        .expect("the chant binary runs");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
+    let (moto, stub) = (estate.moto.url(), estate.stub.url());
+    estate.project.chant_with(
+        args,
+        &[
+            ("AWS_ACCESS_KEY_ID", MOTO_ACCESS_KEY_ID),
+            ("AWS_SECRET_ACCESS_KEY", MOTO_SECRET_ACCESS_KEY),
+            ("AWS_EC2_METADATA_DISABLED", "true"),
+            ("AWS_ENDPOINT_URL", moto.as_str()),
+            ("AWS_ENDPOINT_URL_CLOUDCONTROL", stub.as_str()),
+        ],
+    )
 }
 
+/// The shared filters, plus what moto makes up anew each run.
 fn snapshot(name: &str, estate: &Estate, text: &str) {
-    let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("snapshots"));
-    settings.set_prepend_module_to_snapshot(false);
-    settings.add_filter(
-        &regex::escape(&estate.dir.path().display().to_string()),
-        "[PROJECT]",
+    support::snapshot_filtered(
+        name,
+        estate.project.path(),
+        text,
+        &[
+            (r"127\.0\.0\.1:\d+", "127.0.0.1:[PORT]"),
+            (
+                r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
+                "[UUID]",
+            ),
+            (r"\bsg-[0-9a-f]+\b", "sg-[ID]"),
+            (r"\b123456789012\b", "[ACCOUNT]"),
+            (r"\b(vpc|subnet)-[0-9a-f]+\b", "$1-[ID]"),
+            (r"(?m)^[0-9a-f]{7}  ", "[SHORT]  "),
+            (r"\d+(\.\d+)?\s?(ms|s)\b", "[DURATION]"),
+        ],
     );
-    settings.add_filter(r"127\.0\.0\.1:\d+", "127.0.0.1:[PORT]");
-    settings.add_filter(
-        r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})",
-        "[TIMESTAMP]",
-    );
-    settings.add_filter(
-        r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
-        "[UUID]",
-    );
-    settings.add_filter(r"\bsg-[0-9a-f]+\b", "sg-[ID]");
-    settings.add_filter(r"\b123456789012\b", "[ACCOUNT]");
-    settings.add_filter(r"\b(vpc|subnet)-[0-9a-f]+\b", "$1-[ID]");
-    settings.add_filter(r"\b[0-9a-f]{40}\b", "[COMMIT]");
-    settings.add_filter(r"(?m)^[0-9a-f]{7}  ", "[SHORT]  ");
-    settings.add_filter(r"\d+(\.\d+)?\s?(ms|s)\b", "[DURATION]");
-    settings.bind(|| insta::assert_snapshot!(name, text));
 }
 
 fn actions(plan: &Value) -> Vec<(String, String)> {
@@ -324,7 +280,7 @@ fn teardown_plans_then_executes_against_owned_orphans_only() {
 #[test]
 fn import_then_plan_is_all_noop() {
     let estate = estate();
-    let out = estate.dir.path().join("imported");
+    let out = estate.project.path().join("imported");
     let import = chant(
         &estate,
         &[
@@ -345,7 +301,7 @@ fn import_then_plan_is_all_noop() {
     );
     std::fs::copy(
         out.join("template.json"),
-        estate.dir.path().join("dist/template.json"),
+        estate.project.path().join("dist/template.json"),
     )
     .unwrap();
     let plan = chant(&estate, &["lifecycle", "plan", "dev", "--json"]);

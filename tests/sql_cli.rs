@@ -2,80 +2,45 @@
 //! committed SQLite example, and PostgreSQL (a throwaway cluster from the testkit):
 //! diff --live, plan, whoami, teardown (plan and guarded execute), import round trip.
 
-use assert_cmd::Command;
+#[allow(dead_code)]
+#[path = "cli/support.rs"]
+mod support;
+
 use chant_testkit::pki::TestCa;
 use chant_testkit::postgres::{ClusterOptions, PostgresCluster, ServerTls};
 use serde_json::Value;
 use std::path::Path;
+use support::{Project, Run, run_chant};
 
 const READER_PASSWORD: &str = "cli-reader-5b1e";
 const OURS: &str = "[chant managed-by=chant stack=shop env=dev]";
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn transcript(&self) -> String {
-        format!(
-            "exit: {}\n--- stdout\n{}--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
-    }
-
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.transcript()))
-    }
-}
-
-fn run(cwd: &Path, vars: &[(&str, String)], args: &[&str]) -> Run {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_chant"));
-    command
-        .current_dir(cwd)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", cwd)
-        .env("NO_COLOR", "1")
-        .env("COLUMNS", "120");
-    for (name, value) in vars {
-        command.env(name, value);
-    }
-    let output = command.args(args).output().expect("the chant binary runs");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
+/// The shared filters, plus the server's port and catalog oids.
 fn snapshot(name: &str, root: &Path, text: &str) {
-    let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("snapshots"));
-    settings.set_prepend_module_to_snapshot(false);
-    settings.add_filter(&regex::escape(&root.display().to_string()), "[PROJECT]");
-    settings.add_filter(r"127\.0\.0\.1:\d+", "127.0.0.1:[PORT]");
-    settings.add_filter(r"(SQL::\w+\s+)\d+\b", "$1[OID]");
-    settings.add_filter(r"\b[0-9a-f]{40}\b", "[COMMIT]");
-    settings.add_filter(r"\d+(\.\d+)?\s?(ms|s)\b", "[DURATION]");
-    settings.bind(|| insta::assert_snapshot!(name, text));
+    support::snapshot_filtered(
+        name,
+        root,
+        text,
+        &[
+            (r"127\.0\.0\.1:\d+", "127.0.0.1:[PORT]"),
+            (r"(SQL::\w+\s+)\d+\b", "$1[OID]"),
+            (r"\d+(\.\d+)?\s?(ms|s)\b", "[DURATION]"),
+        ],
+    );
 }
 
 #[test]
 fn the_readme_quickstart_runs_on_a_fresh_clone_with_nothing_but_cargo() {
     let repository = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let plan = run(
-        repository,
-        &[],
+    // Run from the repository root, as the README does.
+    let plan = run_chant(
+        None,
         &["lifecycle", "plan", "dev", "-C", "examples/quickstart"],
     );
     assert_eq!(plan.code, 0, "{}", plan.transcript());
     snapshot("sql_quickstart_plan", repository, &plan.transcript());
-    let diff = run(
-        repository,
-        &[],
+    let diff = run_chant(
+        None,
         &[
             "lifecycle",
             "diff",
@@ -125,7 +90,7 @@ CREATE TABLE audit (id int);
 }
 
 struct Estate {
-    dir: tempfile::TempDir,
+    project: Project,
     url: String,
     target: String,
 }
@@ -168,19 +133,6 @@ fn tls_cluster() -> &'static (&'static PostgresCluster, String) {
     })
 }
 
-fn init_repository(root: &Path) {
-    let repo = git2::Repository::init(root).unwrap();
-    let mut index = repo.index().unwrap();
-    index
-        .add_all(["*"], git2::IndexAddOption::DEFAULT, None)
-        .unwrap();
-    index.write().unwrap();
-    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
-    let signature = git2::Signature::now("test", "test@example.invalid").unwrap();
-    repo.commit(Some("HEAD"), &signature, &signature, "fixture", &tree, &[])
-        .unwrap();
-}
-
 /// A database `name` holding the live schema, and a project whose `dev` reads it.
 fn estate(name: &str, allowed_target: Option<&str>) -> Estate {
     estate_on(cluster(), name, allowed_target)
@@ -190,18 +142,21 @@ fn estate_on(cluster: &PostgresCluster, name: &str, allowed_target: Option<&str>
     cluster.database(name, &live()).unwrap();
     let url = cluster.url("chant_reader", READER_PASSWORD, name);
     let target = format!("{}/{name}", cluster.host_port());
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("schema.sql"), SCHEMA).unwrap();
+    let project = Project::empty();
+    project.write("schema.sql", SCHEMA);
     let allowed = allowed_target.unwrap_or(&target);
-    std::fs::write(
-        dir.path().join("chant.toml"),
-        format!(
+    project.write(
+        "chant.toml",
+        &format!(
             "[ownership]\nstack = \"shop\"\n\n[lexicons.sql]\nsource = \"schema.sql\"\n\n[environments.dev.sql]\nurl_env = \"SHOP_DEV_DATABASE_URL\"\nallowed_targets = [\"{allowed}\"]\n"
         ),
-    )
-    .unwrap();
-    init_repository(dir.path());
-    Estate { dir, url, target }
+    );
+    project.commit_all("fixture");
+    Estate {
+        project,
+        url,
+        target,
+    }
 }
 
 impl Estate {
@@ -210,11 +165,8 @@ impl Estate {
     }
 
     fn chant_as(&self, url: &str, args: &[&str]) -> Run {
-        run(
-            self.dir.path(),
-            &[("SHOP_DEV_DATABASE_URL", url.to_owned())],
-            args,
-        )
+        self.project
+            .chant_with(args, &[("SHOP_DEV_DATABASE_URL", url)])
     }
 
     fn snapshot(&self, name: &str, run: &Run) {
@@ -225,7 +177,7 @@ impl Estate {
                 self.target.rsplit('/').next().unwrap_or_default()
             ),
         );
-        snapshot(name, self.dir.path(), &text);
+        snapshot(name, self.project.path(), &text);
     }
 }
 
@@ -310,19 +262,16 @@ fn postgres_whoami_names_role_server_database_and_variable() {
 fn postgres_whoami_over_tls_verifies_the_server_against_the_system_roots() {
     let (tls, ca) = tls_cluster();
     let estate = estate_on(tls, "shop_tls", None);
-    let ca_file = estate.dir.path().join("ca.pem");
+    let ca_file = estate.project.path().join("ca.pem");
     std::fs::write(&ca_file, ca).unwrap();
     // `sslrootcert=system` is the platform's store, which honours SSL_CERT_FILE.
-    let whoami = run(
-        estate.dir.path(),
-        &[
-            (
-                "SHOP_DEV_DATABASE_URL",
-                format!("{}?sslrootcert=system", estate.url),
-            ),
-            ("SSL_CERT_FILE", ca_file.display().to_string()),
-        ],
+    let (url, ca_file) = (
+        format!("{}?sslrootcert=system", estate.url),
+        ca_file.display().to_string(),
+    );
+    let whoami = estate.project.chant_with(
         &["lifecycle", "whoami", "dev"],
+        &[("SHOP_DEV_DATABASE_URL", &url), ("SSL_CERT_FILE", &ca_file)],
     );
     assert_eq!(whoami.code, 0, "{}", whoami.transcript());
     assert!(!whoami.transcript().contains(READER_PASSWORD));
@@ -393,12 +342,13 @@ fn postgres_import_then_plan_is_all_noop() {
     let estate = estate("shop_import", None);
     let import = estate.chant(&["import", "--from", "dev", "-o", "imported"]);
     assert_eq!(import.code, 0, "{}", import.transcript());
-    let generated = std::fs::read_to_string(estate.dir.path().join("imported/public.sql")).unwrap();
+    let generated =
+        std::fs::read_to_string(estate.project.path().join("imported/public.sql")).unwrap();
     assert!(
         generated.contains(&format!("'People who order {OURS}'")),
         "{generated}"
     );
-    let config = estate.dir.path().join("chant.toml");
+    let config = estate.project.path().join("chant.toml");
     let text = std::fs::read_to_string(&config).unwrap();
     std::fs::write(
         &config,

@@ -48,6 +48,13 @@ impl Project {
         Project::fixture("shop")
     }
 
+    /// An empty project folder; its repository is made by the first `commit_all`.
+    pub fn empty() -> Project {
+        Project {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
     pub fn fixture(name: &str) -> Project {
         let dir = tempfile::tempdir().unwrap();
         copy_dir(
@@ -161,11 +168,16 @@ pub fn run_chant_with(project: Option<&Path>, args: &[&str], variables: &[(&str,
 /// Snapshot `text` into `snapshots/`, with the project's path, timestamps and commit ids
 /// replaced by placeholders.
 pub fn snapshot(name: &str, project: &Project, text: &str) {
-    let path = project.path().display().to_string();
+    snapshot_filtered(name, project.path(), text, &[]);
+}
+
+/// The same for a project at `root`, with `extra` (regex, replacement) filters after the
+/// shared ones.
+pub fn snapshot_filtered(name: &str, root: &Path, text: &str, extra: &[(&str, &str)]) {
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("snapshots"));
     settings.set_prepend_module_to_snapshot(false);
-    settings.add_filter(&regex_escape(&path), "[PROJECT]");
+    settings.add_filter(&regex_escape(&root.display().to_string()), "[PROJECT]");
     settings.add_filter(
         r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})",
         "[TIMESTAMP]",
@@ -175,6 +187,9 @@ pub fn snapshot(name: &str, project: &Project, text: &str) {
         r"(?m)^[0-9a-f]{7}  \d{4}-\d{2}-\d{2}  ",
         "[SHORT]  [DATE]  ",
     );
+    for (pattern, replacement) in extra {
+        settings.add_filter(pattern, *replacement);
+    }
     settings.bind(|| insta::assert_snapshot!(name, text));
 }
 
