@@ -10,7 +10,7 @@ mod support;
 
 use chant_testkit::FakeHttp;
 use serde_json::Value;
-use support::Project;
+use support::{Project, predict_declared, sorted_keys};
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_chant-example-engine");
 
@@ -19,15 +19,9 @@ fn predicts_the_declared_template_with_its_declared_edges() {
     let project = Project::fixture("aws-predict");
     let aws = FakeHttp::start();
     let aws_url = aws.url();
-    let run = project.chant_with(
-        &[
-            "lifecycle",
-            "predict",
-            "dev",
-            "--traffic",
-            "100 rps",
-            "--json",
-        ],
+    let (report, declared) = predict_declared(
+        &project,
+        "aws",
         &[
             ("CHANT_BEHAVIOUR_ENGINE_AWS", ENGINE),
             ("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE"),
@@ -36,26 +30,20 @@ fn predicts_the_declared_template_with_its_declared_edges() {
             ("AWS_ENDPOINT_URL", aws_url.as_str()),
         ],
     );
-    assert_eq!(run.code, 0, "{}", run.transcript());
-    let report = run.json();
-    assert_eq!(report["schema"], "chant.predict/v1");
-    let lexicon = &report["lexicons"][0];
-    assert_eq!(lexicon["lexicon"], "aws");
-    let declared = &lexicon["declared"];
-    assert_eq!(declared["state"], "answered", "{declared}");
-    assert_eq!(declared["outcome"], "report", "{declared}");
 
     // Every declared resource is priced or unpredicted, never both, never neither: the
     // example engine prices SQS queues and names every other kind it has no model for.
-    let empty = serde_json::Map::new();
-    let priced = declared["entities"].as_object().unwrap_or(&empty);
-    let unpredicted = declared["unpredicted"].as_object().unwrap_or(&empty);
-    let mut priced_names: Vec<&str> = priced.keys().map(String::as_str).collect();
-    priced_names.sort_unstable();
-    assert_eq!(priced_names, ["Dead", "Jobs"], "{declared}");
-    let mut holes: Vec<&str> = unpredicted.keys().map(String::as_str).collect();
-    holes.sort_unstable();
-    assert_eq!(holes, ["Alerts", "Api", "Role"], "{declared}");
+    assert_eq!(
+        sorted_keys(&declared, "entities"),
+        ["Dead", "Jobs"],
+        "{declared}"
+    );
+    assert_eq!(
+        sorted_keys(&declared, "unpredicted"),
+        ["Alerts", "Api", "Role"],
+        "{declared}"
+    );
+    let unpredicted = declared["unpredicted"].as_object().unwrap();
     for (name, hole) in unpredicted {
         assert_eq!(hole["reason"], "unsupported-kind", "{name}");
         assert!(
@@ -63,8 +51,11 @@ fn predicts_the_declared_template_with_its_declared_edges() {
             "{name}"
         );
     }
-    // Jobs is referenced by Api, so the traffic reaches it along the edge.
-    assert_eq!(priced["Jobs"]["cost"]["currency"], "USD", "{declared}");
+    // A priced queue carries its figure's currency.
+    assert_eq!(
+        declared["entities"]["Jobs"]["cost"]["currency"], "USD",
+        "{declared}"
+    );
     assert_eq!(report["complete"], false);
 
     // Api → Role (!GetAtt), Api → Jobs (!Ref), Api → Alerts (!Sub), Jobs → Dead (!GetAtt []).

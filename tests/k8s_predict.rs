@@ -10,7 +10,7 @@ mod support;
 
 use chant_testkit::kube_api::{FakeKubeApi, KubeconfigSpec};
 use serde_json::Value;
-use support::Project;
+use support::{Project, predict_declared, sorted_keys};
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_chant-example-engine");
 
@@ -27,36 +27,14 @@ fn predicts_the_declared_objects_with_their_declared_edges() {
                 .token("predict-token"),
         ),
     );
-    let run = project.chant_with(
-        &[
-            "lifecycle",
-            "predict",
-            "dev",
-            "--traffic",
-            "100 rps",
-            "--json",
-        ],
-        &[("CHANT_BEHAVIOUR_ENGINE_K8S", ENGINE)],
-    );
-    assert_eq!(run.code, 0, "{}", run.transcript());
-    let report = run.json();
-    assert_eq!(report["schema"], "chant.predict/v1");
-    let lexicon = &report["lexicons"][0];
-    assert_eq!(lexicon["lexicon"], "k8s");
-    let declared = &lexicon["declared"];
-    assert_eq!(declared["state"], "answered", "{declared}");
-    assert_eq!(declared["outcome"], "report", "{declared}");
+    let (report, declared) =
+        predict_declared(&project, "k8s", &[("CHANT_BEHAVIOUR_ENGINE_K8S", ENGINE)]);
 
     // Every declared object is priced or unpredicted, never both, never neither: the
     // example engine models no Kubernetes kind, so all of them are unpredicted.
-    let empty = serde_json::Map::new();
-    let priced = declared["entities"].as_object().unwrap_or(&empty);
-    let unpredicted = declared["unpredicted"].as_object().unwrap_or(&empty);
-    assert!(priced.is_empty(), "{declared}");
-    let mut holes: Vec<&str> = unpredicted.keys().map(String::as_str).collect();
-    holes.sort_unstable();
+    assert!(sorted_keys(&declared, "entities").is_empty(), "{declared}");
     assert_eq!(
-        holes,
+        sorted_keys(&declared, "unpredicted"),
         [
             "configMapSettings",
             "deploymentWeb",
@@ -70,6 +48,7 @@ fn predicts_the_declared_objects_with_their_declared_edges() {
         ],
         "{declared}"
     );
+    let unpredicted = declared["unpredicted"].as_object().unwrap();
     for (name, hole) in unpredicted {
         assert_eq!(hole["reason"], "unsupported-kind", "{name}");
         assert!(

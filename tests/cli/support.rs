@@ -165,6 +165,46 @@ pub fn run_chant_with(project: Option<&Path>, args: &[&str], variables: &[(&str,
     }
 }
 
+/// `lifecycle predict dev --traffic "100 rps" --json` with `variables`, checked to exit 0
+/// with an answered report for one lexicon: the whole report, and that lexicon's
+/// `declared` side.
+pub fn predict_declared(
+    project: &Project,
+    lexicon: &str,
+    variables: &[(&str, &str)],
+) -> (serde_json::Value, serde_json::Value) {
+    let run = project.chant_with(
+        &[
+            "lifecycle",
+            "predict",
+            "dev",
+            "--traffic",
+            "100 rps",
+            "--json",
+        ],
+        variables,
+    );
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let report = run.json();
+    assert_eq!(report["schema"], "chant.predict/v1");
+    let side = &report["lexicons"][0];
+    assert_eq!(side["lexicon"], lexicon);
+    let declared = side["declared"].clone();
+    assert_eq!(declared["state"], "answered", "{declared}");
+    assert_eq!(declared["outcome"], "report", "{declared}");
+    (report, declared)
+}
+
+/// The keys of `declared[field]` (an object, or nothing), sorted.
+pub fn sorted_keys<'a>(declared: &'a serde_json::Value, field: &str) -> Vec<&'a str> {
+    let mut keys: Vec<&str> = declared[field]
+        .as_object()
+        .map(|map| map.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    keys.sort_unstable();
+    keys
+}
+
 /// Snapshot `text` into `snapshots/`, with the project's path, timestamps and commit ids
 /// replaced by placeholders.
 pub fn snapshot(name: &str, project: &Project, text: &str) {
