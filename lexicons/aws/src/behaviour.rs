@@ -24,7 +24,8 @@ pub fn declared_edges(entities: &[DeclaredEntity]) -> Edges {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chant_lexicon::behaviour::{CoverageVerdict, DanglingRef, EdgeOrigin};
+    use chant_lexicon::behaviour::{CoverageVerdict, DanglingRef};
+    use chant_testkit::behaviour::declared_edge_triples;
     use serde_json::json;
 
     fn estate() -> Vec<DeclaredEntity> {
@@ -53,28 +54,10 @@ mod tests {
         ]
     }
 
-    fn computed(edges: &Edges) -> (Vec<(&str, &str, &str)>, &[DanglingRef]) {
-        let Edges::Computed {
-            edges: list,
-            dangling,
-            origin,
-            ..
-        } = edges
-        else {
-            panic!("computed")
-        };
-        assert_eq!(*origin, EdgeOrigin::Declared);
-        let list = list
-            .iter()
-            .map(|e| (e.from.as_str(), e.to.as_str(), e.label.as_str()))
-            .collect();
-        (list, dangling)
-    }
-
     #[test]
     fn ref_get_att_and_sub_become_edges() {
         let edges = declared_edges(&estate());
-        let (list, _) = computed(&edges);
+        let (list, _) = declared_edge_triples(&edges);
         assert_eq!(
             list,
             [
@@ -91,7 +74,7 @@ mod tests {
     #[test]
     fn a_sub_of_pseudo_parameters_only_names_nothing() {
         let edges = declared_edges(&estate());
-        let (list, dangling) = computed(&edges);
+        let (list, dangling) = declared_edge_triples(&edges);
         assert!(!list.iter().any(|(from, ..)| *from == "Role"));
         assert!(!dangling.iter().any(|d| d.from == "Role"));
     }
@@ -99,7 +82,7 @@ mod tests {
     #[test]
     fn a_ref_to_a_parameter_dangles() {
         let edges = declared_edges(&estate());
-        let (_, dangling) = computed(&edges);
+        let (_, dangling) = declared_edge_triples(&edges);
         assert_eq!(
             dangling,
             [DanglingRef {

@@ -195,7 +195,8 @@ fn at_path<'a>(root: &'a Value, path: &str) -> Vec<(String, &'a Value)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chant_lexicon::behaviour::{CoverageVerdict, DanglingRef, EdgeOrigin};
+    use chant_lexicon::behaviour::{CoverageVerdict, DanglingRef};
+    use chant_testkit::behaviour::declared_edge_triples;
     use serde_json::json;
 
     fn object(name: &str, kind: &str, body: Value) -> DeclaredEntity {
@@ -208,24 +209,6 @@ mod tests {
             format!("K8s::Core::{kind}"),
             props,
         )
-    }
-
-    fn computed(edges: &Edges) -> (Vec<(&str, &str, &str)>, &[DanglingRef]) {
-        let Edges::Computed {
-            edges: list,
-            dangling,
-            origin,
-            ..
-        } = edges
-        else {
-            panic!("computed")
-        };
-        assert_eq!(*origin, EdgeOrigin::Declared);
-        let list = list
-            .iter()
-            .map(|e| (e.from.as_str(), e.to.as_str(), e.label.as_str()))
-            .collect();
-        (list, dangling)
     }
 
     fn web(config: &str) -> DeclaredEntity {
@@ -248,7 +231,7 @@ mod tests {
             object("settings", "ConfigMap", json!({})),
             object("tls", "Secret", json!({})),
         ]);
-        let (list, dangling) = computed(&edges);
+        let (list, dangling) = declared_edge_triples(&edges);
         assert_eq!(
             list,
             [
@@ -287,7 +270,7 @@ mod tests {
                 json!({"kind": "ConfigMap", "metadata": {"name": "gone", "namespace": "blue"}}),
             ),
         ]);
-        let (list, dangling) = computed(&edges);
+        let (list, dangling) = declared_edge_triples(&edges);
         assert_eq!(list.len(), 2);
         assert_eq!(
             dangling,
@@ -316,7 +299,7 @@ mod tests {
             object("deployer", "Role", json!({})),
             object("ci", "ServiceAccount", json!({})),
         ]);
-        let (list, dangling) = computed(&edges);
+        let (list, dangling) = declared_edge_triples(&edges);
         assert_eq!(
             list,
             [

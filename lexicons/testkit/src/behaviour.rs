@@ -8,7 +8,8 @@
 //! own expectations.
 
 use chant_lexicon::behaviour::{
-    BehaviourOutcome, BehaviourReport, BehaviourUnpredictedReason, validate_block,
+    BehaviourOutcome, BehaviourReport, BehaviourUnpredictedReason, DanglingRef, EdgeOrigin, Edges,
+    validate_block,
 };
 use chant_lexicon::{HookError, HookResult};
 use futures::future::BoxFuture;
@@ -227,4 +228,24 @@ fn check_report(asked: &[String], report: &BehaviourReport, problems: &mut Vec<S
     if json["meta"].get("at").is_none() || json["meta"].get("edgeCoverage").is_none() {
         problems.push("the report's meta has no `at` or no edge coverage".into());
     }
+}
+
+/// Declared edges as `(from, to, label)` triples and their dangling refs; panics unless
+/// the edges were computed from declarations.
+pub fn declared_edge_triples(edges: &Edges) -> (Vec<(&str, &str, &str)>, &[DanglingRef]) {
+    let Edges::Computed {
+        edges: list,
+        dangling,
+        origin,
+        ..
+    } = edges
+    else {
+        panic!("the edges were not computed: {edges:?}")
+    };
+    assert_eq!(*origin, EdgeOrigin::Declared);
+    let list = list
+        .iter()
+        .map(|e| (e.from.as_str(), e.to.as_str(), e.label.as_str()))
+        .collect();
+    (list, dangling)
 }
