@@ -360,34 +360,13 @@ impl NormalizationHooks {
         self.prune.iter().any(|rule| {
             rule.types.matches(node.entity_type)
                 && rule.pattern.matches(node.pattern)
-                && match &rule.when {
-                    PruneWhen::Always => true,
-                    PruneWhen::LiveUndeclared => {
-                        node.side == Side::Live && node.counterpart == Counterpart::Absent
-                    }
-                    PruneWhen::LiveUndeclaredDefault(default) => {
-                        node.side == Side::Live
-                            && node.counterpart == Counterpart::Absent
-                            && node.value == default
-                    }
-                }
+                && rule.when.holds(node)
         })
     }
 
     pub fn is_unresolved(&self, node: &DeepNode<'_>) -> bool {
         self.unresolved.iter().any(|rule| {
-            rule.types.matches(node.entity_type)
-                && rule
-                    .pattern
-                    .as_ref()
-                    .is_none_or(|p| p.matches(node.pattern))
-                && match (&rule.value, node.value) {
-                    (UnresolvedMatch::Text(re), Value::String(text)) => re.is_match(text),
-                    (UnresolvedMatch::SingleKeyObject(re), Value::Object(map)) => {
-                        map.len() == 1 && map.keys().all(|k| re.is_match(k))
-                    }
-                    _ => false,
-                }
+            rule.applies_at(node.entity_type, node.pattern) && rule.value.matches(node.value)
         })
     }
 
@@ -399,25 +378,68 @@ impl NormalizationHooks {
 
     /// The identity of an array element, or `None` to leave the array's order alone.
     pub fn order_key(&self, element: &DeepArrayElement<'_>) -> Option<String> {
-        let rule = self.order_keys.iter().find(|rule| {
-            rule.types.matches(element.entity_type) && rule.pattern.matches(element.pattern)
-        })?;
-        if rule.fields.is_empty() {
-            return scalar_key(element.element);
+        self.order_keys
+            .iter()
+            .find(|rule| {
+                rule.types.matches(element.entity_type) && rule.pattern.matches(element.pattern)
+            })?
+            .key_of(element.element)
+    }
+}
+
+impl PruneWhen {
+    /// Given that the rule's type and glob match the node.
+    pub fn holds(&self, node: &DeepNode<'_>) -> bool {
+        match self {
+            PruneWhen::Always => true,
+            PruneWhen::LiveUndeclared => {
+                node.side == Side::Live && node.counterpart == Counterpart::Absent
+            }
+            PruneWhen::LiveUndeclaredDefault(default) => {
+                node.side == Side::Live
+                    && node.counterpart == Counterpart::Absent
+                    && node.value == default
+            }
         }
-        let parts: Option<Vec<String>> = rule
+    }
+}
+
+impl UnresolvedRule {
+    pub fn applies_at(&self, entity_type: &str, pattern: &str) -> bool {
+        self.types.matches(entity_type) && self.pattern.as_ref().is_none_or(|p| p.matches(pattern))
+    }
+}
+
+impl UnresolvedMatch {
+    pub fn matches(&self, value: &Value) -> bool {
+        match (self, value) {
+            (UnresolvedMatch::Text(re), Value::String(text)) => re.is_match(text),
+            (UnresolvedMatch::SingleKeyObject(re), Value::Object(map)) => {
+                map.len() == 1 && map.keys().all(|k| re.is_match(k))
+            }
+            _ => false,
+        }
+    }
+}
+
+impl OrderKeyRule {
+    /// The element's identity under this rule, or `None` where it has none.
+    pub fn key_of(&self, element: &Value) -> Option<String> {
+        if self.fields.is_empty() {
+            return scalar_key(element);
+        }
+        let parts: Option<Vec<String>> = self
             .fields
             .iter()
             .map(|f| match f.strip_prefix('?') {
                 // An optional field (`?FromPort`) keys as `*` where the element lacks it.
                 Some(optional) => Some(
                     element
-                        .element
                         .get(optional)
                         .and_then(scalar_key)
                         .unwrap_or_else(|| "*".to_owned()),
                 ),
-                None => element.element.get(f).and_then(scalar_key),
+                None => element.get(f).and_then(scalar_key),
             })
             .collect();
         parts.map(|p| p.join("/"))

@@ -18,11 +18,13 @@ pub mod disruption;
 pub mod exec;
 pub mod export;
 pub mod harness;
+pub mod hook_cache;
 pub mod identity;
 pub mod lexicon;
 pub mod metadata;
 pub mod observation;
 pub mod ownership;
+pub mod parallel;
 pub mod reason;
 pub mod reference;
 pub mod settings;
@@ -41,6 +43,7 @@ pub use harness::{
     BindFailure, DEFAULT_OBSERVE_CONCURRENCY, EntityObservation, ObserverAdapter,
     bounded_concurrently, observe_entities,
 };
+pub use hook_cache::HookCache;
 pub use identity::{Identity, IdentityAnswer, IdentityRequest};
 pub use lexicon::{
     HookError, HookResult, Lexicon, LexiconFactory, ObserveRequest, ProjectContext, ReadPath,

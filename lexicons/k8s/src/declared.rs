@@ -5,6 +5,7 @@ use crate::kinds::{entity_type, split_api_version};
 use crate::naming::{self, Nameable};
 use crate::yaml::parse_documents;
 use chant_lexicon::exec::{Command, Exec};
+use chant_lexicon::parallel::map_on_every_core;
 use chant_lexicon::{DeclaredEntity, SourceDiagnostic};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -141,30 +142,7 @@ async fn render_kustomize(dir: &Path, exec: &dyn Exec) -> Result<String, SourceD
 /// Parse files on every core (YAML parsing is the declared side's whole cost), keeping
 /// their order.
 fn parse_files(files: &[(PathBuf, String)]) -> Vec<Result<Vec<Found>, SourceDiagnostic>> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if files.len() < 2 || cores < 2 {
-        return files.iter().map(|(f, t)| objects_of(f, t)).collect();
-    }
-    let chunk = files.len().div_ceil(cores);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = files
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .map(|(f, t)| objects_of(f, t))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| {
-                h.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
-    })
+    map_on_every_core(files, || (), |_, (file, text)| objects_of(file, text))
 }
 
 /// The objects of one file (a `List` document contributes its items).
@@ -224,11 +202,13 @@ fn missing_field(object: &Value) -> Option<&'static str> {
 }
 
 fn name_entities(found: Vec<Found>) -> Result<Vec<DeclaredEntity>, SourceDiagnostic> {
-    let nameables: Vec<Nameable<'_>> = found.iter().map(|f| Nameable::of(&f.object)).collect();
-    let names = naming::assign(&nameables, &BTreeSet::new());
+    let names = {
+        let nameables: Vec<Nameable<'_>> = found.iter().map(|f| Nameable::of(&f.object)).collect();
+        naming::assign(&nameables, &BTreeSet::new())
+    };
     let mut seen = BTreeSet::new();
     let mut out = Vec::with_capacity(found.len());
-    for (f, name) in found.iter().zip(names) {
+    for (f, name) in found.into_iter().zip(names) {
         if !seen.insert(name.clone()) {
             return Err(SourceDiagnostic::new(
                 &f.origin,
@@ -239,11 +219,8 @@ fn name_entities(found: Vec<Found>) -> Result<Vec<DeclaredEntity>, SourceDiagnos
             ));
         }
         let (group, _) = split_api_version(f.object["apiVersion"].as_str().unwrap_or_default());
-        let kind = f.object["kind"].as_str().unwrap_or_default();
-        out.push(
-            DeclaredEntity::new(name, entity_type(group, kind), f.object.clone())
-                .from_file(&f.origin),
-        );
+        let entity_type = entity_type(group, f.object["kind"].as_str().unwrap_or_default());
+        out.push(DeclaredEntity::new(name, entity_type, f.object).from_file(&f.origin));
     }
     Ok(out)
 }

@@ -12,7 +12,7 @@ use super::normalize::{UNRESOLVED, normalize};
 use super::path::ancestors;
 use crate::lifecycle::baseline::EntityBaseline;
 use crate::lifecycle::canonical::json_equal;
-use chant_lexicon::{NormalizationHooks, Side};
+use chant_lexicon::{HookCache, NormalizationHooks, Side};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -114,8 +114,8 @@ pub struct EntityFields {
 /// drifted row carrying both subtrees. An empty `{}`/`[]` claims nothing inside it: live
 /// entries under a declared `{}` are unclaimed.
 pub fn classify_fields(
-    declared: &BTreeMap<String, Value>,
-    live: &BTreeMap<String, Value>,
+    declared: &BTreeMap<String, &Value>,
+    live: &BTreeMap<String, &Value>,
     field_owners: &BTreeMap<String, String>,
     baseline: Option<&EntityBaseline>,
 ) -> EntityFields {
@@ -128,7 +128,7 @@ pub fn classify_fields(
         if ancestors(path).any(|a| settled.contains(a)) {
             continue;
         }
-        let row = match (declared.get(path), live.get(path)) {
+        let row = match (declared.get(path).copied(), live.get(path).copied()) {
             (Some(d), _) if d.as_str() == Some(UNRESOLVED) => {
                 settled.insert(path);
                 None
@@ -236,10 +236,13 @@ pub fn claimed_fields(
     entity_type: &str,
     hooks: &NormalizationHooks,
 ) -> ClaimedFields {
-    let tree = normalize(props, entity_type, Side::Declared, None, hooks);
-    ClaimedFields {
-        leaves: flatten(&tree, entity_type, Side::Declared, hooks),
-    }
+    let hooks = HookCache::new(hooks);
+    let tree = normalize(props, entity_type, Side::Declared, None, &hooks);
+    let leaves = flatten(&tree, entity_type, Side::Declared, &hooks)
+        .into_iter()
+        .map(|(path, value)| (path, value.clone()))
+        .collect();
+    ClaimedFields { leaves }
 }
 
 impl ClaimedFields {
@@ -274,13 +277,21 @@ mod tests {
     use chant_lexicon::deep::TypeMatch;
     use serde_json::json;
 
-    fn nodes(tree: Value) -> BTreeMap<String, Value> {
+    /// Both trees flattened (as the live side, `Tags` keyed by `Key`) and classified.
+    fn classify_with(
+        declared: Value,
+        live: Value,
+        field_owners: &BTreeMap<String, String>,
+        baseline: Option<&EntityBaseline>,
+    ) -> EntityFields {
         let hooks = NormalizationHooks::default().order_by(TypeMatch::any(), "Tags", &["Key"]);
-        super::super::flatten::flatten_nodes(&tree, "T", Side::Live, &hooks)
+        let hooks = HookCache::new(&hooks);
+        let nodes = |tree| super::super::flatten::flatten_nodes(tree, "T", Side::Live, &hooks);
+        classify_fields(&nodes(&declared), &nodes(&live), field_owners, baseline)
     }
 
     fn classify(declared: Value, live: Value) -> EntityFields {
-        classify_fields(&nodes(declared), &nodes(live), &BTreeMap::new(), None)
+        classify_with(declared, live, &BTreeMap::new(), None)
     }
 
     fn row_paths(rows: &[PropertyRow]) -> Vec<&str> {
@@ -384,11 +395,11 @@ mod tests {
     #[test]
     fn an_unclaimed_field_names_its_field_manager_when_the_substrate_records_one() {
         // claimed-field table: fieldOwners wins over the claim for a held field
-        let live = nodes(json!({"spec": {"replicas": 5, "paused": false}}));
-        let declared = nodes(json!({"spec": {}}));
-        let out = classify_fields(
-            &declared,
-            &live,
+        let live = json!({"spec": {"replicas": 5, "paused": false}});
+        let declared = json!({"spec": {}});
+        let out = classify_with(
+            declared,
+            live,
             &owners(&[("spec.replicas", "hpa-controller")]),
             None,
         );
@@ -404,9 +415,9 @@ mod tests {
 
     #[test]
     fn a_field_manager_recorded_on_an_ancestor_holds_the_fields_below_it() {
-        let out = classify_fields(
-            &nodes(json!({"metadata": {"name": "web"}})),
-            &nodes(json!({"metadata": {"name": "web", "annotations": {"a": "1"}}})),
+        let out = classify_with(
+            json!({"metadata": {"name": "web"}}),
+            json!({"metadata": {"name": "web", "annotations": {"a": "1"}}}),
             &owners(&[("metadata.annotations", "kubectl")]),
             None,
         );
@@ -416,11 +427,11 @@ mod tests {
     #[test]
     fn owner_appears_on_a_drifted_row_only_when_field_owners_has_the_path() {
         // scenario 35
-        let declared = nodes(json!({"a": 1, "b": 1, "c": 1}));
-        let live = nodes(json!({"a": 2, "b": 2}));
-        let out = classify_fields(
-            &declared,
-            &live,
+        let declared = json!({"a": 1, "b": 1, "c": 1});
+        let live = json!({"a": 2, "b": 2});
+        let out = classify_with(
+            declared,
+            live,
             &owners(&[("a", "kubectl"), ("c", "x")]),
             None,
         );
@@ -516,9 +527,9 @@ mod tests {
     #[test]
     fn an_accepted_live_value_stops_alerting_and_is_listed_as_accepted() {
         // scenario 34
-        let out = classify_fields(
-            &nodes(json!({"Tags": [{"Value": "team"}]})),
-            &nodes(json!({"Tags": [{"Value": "platform"}]})),
+        let out = classify_with(
+            json!({"Tags": [{"Value": "team"}]}),
+            json!({"Tags": [{"Value": "platform"}]}),
             &BTreeMap::new(),
             Some(&baseline(&[("Tags[0].Value", json!("platform"))])),
         );
@@ -531,9 +542,9 @@ mod tests {
     #[test]
     fn a_change_away_from_the_accepted_value_is_drift_again_on_all_three_axes() {
         // scenario 34
-        let out = classify_fields(
-            &nodes(json!({"Tags": [{"Value": "team"}], "Other": 1})),
-            &nodes(json!({"Tags": [{"Value": "someone-else"}], "Other": 2})),
+        let out = classify_with(
+            json!({"Tags": [{"Value": "team"}], "Other": 1}),
+            json!({"Tags": [{"Value": "someone-else"}], "Other": 2}),
             &BTreeMap::new(),
             Some(&baseline(&[("Tags[0].Value", json!("platform"))])),
         );
@@ -550,17 +561,17 @@ mod tests {
     #[test]
     fn an_accepted_unclaimed_value_is_quiet_and_a_changed_one_stays_unclaimed() {
         let accepted = baseline(&[("Extra", json!("x"))]);
-        let quiet = classify_fields(
-            &nodes(json!({})),
-            &nodes(json!({"Extra": "x"})),
+        let quiet = classify_with(
+            json!({}),
+            json!({"Extra": "x"}),
             &BTreeMap::new(),
             Some(&accepted),
         );
         assert!(quiet.unclaimed.is_empty());
         assert_eq!(quiet.accepted[0].kind, FieldKind::Unclaimed);
-        let moved = classify_fields(
-            &nodes(json!({})),
-            &nodes(json!({"Extra": "y"})),
+        let moved = classify_with(
+            json!({}),
+            json!({"Extra": "y"}),
             &BTreeMap::new(),
             Some(&accepted),
         );
@@ -570,9 +581,9 @@ mod tests {
 
     #[test]
     fn an_absent_path_is_never_suppressed_by_a_baseline() {
-        let out = classify_fields(
-            &nodes(json!({"A": 1})),
-            &nodes(json!({})),
+        let out = classify_with(
+            json!({"A": 1}),
+            json!({}),
             &BTreeMap::new(),
             Some(&baseline(&[("A", json!(2))])),
         );

@@ -7,9 +7,10 @@ use super::normalize::normalize;
 use super::path::deep_path_set;
 use crate::lifecycle::baseline::{EntityBaseline, LexiconBaseline};
 use crate::lifecycle::live_diff::UnobservedResource;
+use chant_lexicon::parallel::map_on_every_core;
 use chant_lexicon::{
-    AttributeChange, DeclaredEntity, DeepObservation, DeepResourceObservation, NormalizationHooks,
-    Side,
+    AttributeChange, DeclaredEntity, DeepObservation, DeepResourceObservation, HookCache,
+    NormalizationHooks, Side,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -66,7 +67,7 @@ fn count_rows(entities: &[DeepEntityDrift]) -> usize {
 pub fn entity_fields(
     entity: &DeclaredEntity,
     live: &DeepResourceObservation,
-    hooks: &NormalizationHooks,
+    hooks: &HookCache<'_>,
     baseline: Option<&EntityBaseline>,
 ) -> EntityFields {
     let entity_type = entity_type_of(entity, live);
@@ -133,12 +134,18 @@ pub fn diff_deep(
             .collect(),
         ..Default::default()
     };
-    for (name, entity) in by_name {
-        let Some(tree) = live.resources.get(name) else {
-            continue;
-        };
-        let accepted = baseline.and_then(|b| b.get(name));
-        let fields = entity_fields(entity, tree, hooks, accepted);
+    let pairs: Vec<(&str, &DeclaredEntity, &DeepResourceObservation)> = by_name
+        .into_iter()
+        .filter_map(|(name, entity)| Some((name, entity, live.resources.get(name)?)))
+        .collect();
+    let classified = map_on_every_core(
+        &pairs,
+        || HookCache::new(hooks),
+        |cache, (name, entity, tree)| {
+            entity_fields(entity, tree, cache, baseline.and_then(|b| b.get(*name)))
+        },
+    );
+    for ((name, entity, tree), fields) in pairs.into_iter().zip(classified) {
         let entry = |changes: Vec<PropertyRow>| DeepEntityDrift {
             name: name.to_owned(),
             entity_type: entity_type_of(entity, tree).to_owned(),

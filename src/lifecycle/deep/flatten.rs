@@ -6,7 +6,7 @@
 //! an element is inserted before it.
 
 use super::path::{child_path, element_pattern, index_path, keyed_path};
-use chant_lexicon::{DeepArrayElement, NormalizationHooks, Side};
+use chant_lexicon::{DeepArrayElement, HookCache, Side};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -23,32 +23,32 @@ pub fn is_leaf(value: &Value) -> bool {
 }
 
 /// Every leaf of the tree by path.
-pub fn flatten(
-    tree: &Value,
+pub fn flatten<'t>(
+    tree: &'t Value,
     entity_type: &str,
     side: Side,
-    hooks: &NormalizationHooks,
-) -> BTreeMap<String, Value> {
+    hooks: &HookCache<'_>,
+) -> BTreeMap<String, &'t Value> {
     walk(tree, entity_type, side, hooks, true)
 }
 
 /// Every node of the tree by path, containers (with their whole subtree) included.
-pub fn flatten_nodes(
-    tree: &Value,
+pub fn flatten_nodes<'t>(
+    tree: &'t Value,
     entity_type: &str,
     side: Side,
-    hooks: &NormalizationHooks,
-) -> BTreeMap<String, Value> {
+    hooks: &HookCache<'_>,
+) -> BTreeMap<String, &'t Value> {
     walk(tree, entity_type, side, hooks, false)
 }
 
-fn walk(
-    tree: &Value,
+fn walk<'t>(
+    tree: &'t Value,
     entity_type: &str,
     side: Side,
-    hooks: &NormalizationHooks,
+    hooks: &HookCache<'_>,
     leaves_only: bool,
-) -> BTreeMap<String, Value> {
+) -> BTreeMap<String, &'t Value> {
     let mut walker = Walker {
         entity_type,
         side,
@@ -60,23 +60,23 @@ fn walk(
     walker.out
 }
 
-struct Walker<'a> {
+struct Walker<'a, 't> {
     entity_type: &'a str,
     side: Side,
-    hooks: &'a NormalizationHooks,
+    hooks: &'a HookCache<'a>,
     leaves_only: bool,
-    out: BTreeMap<String, Value>,
+    out: BTreeMap<String, &'t Value>,
 }
 
-impl Walker<'_> {
-    fn node(&mut self, value: &Value, path: String, pattern: &str) {
+impl<'t> Walker<'_, 't> {
+    fn node(&mut self, value: &'t Value, path: String, pattern: &str) {
         self.children(value, &path, pattern);
         if !self.leaves_only || is_leaf(value) {
-            self.out.insert(path, value.clone());
+            self.out.insert(path, value);
         }
     }
 
-    fn children(&mut self, value: &Value, path: &str, pattern: &str) {
+    fn children(&mut self, value: &'t Value, path: &str, pattern: &str) {
         match value {
             Value::Object(map) => {
                 for (key, child) in map {
@@ -126,28 +126,30 @@ impl Walker<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chant_lexicon::NormalizationHooks;
     use chant_lexicon::deep::TypeMatch;
     use serde_json::json;
 
-    fn hooks() -> NormalizationHooks {
+    fn tag_rules() -> NormalizationHooks {
         NormalizationHooks::default().order_by(TypeMatch::any(), "Tags", &["Key"])
     }
 
-    fn paths(map: &BTreeMap<String, Value>) -> Vec<&str> {
+    fn paths<'m>(map: &'m BTreeMap<String, &Value>) -> Vec<&'m str> {
         map.keys().map(String::as_str).collect()
     }
 
     #[test]
     fn leaves_are_scalars_and_empty_containers() {
+        let tree = json!({"a": {"b": 1, "c": {}}, "d": [], "e": null});
         let flat = flatten(
-            &json!({"a": {"b": 1, "c": {}}, "d": [], "e": null}),
+            &tree,
             "T",
             Side::Live,
-            &NormalizationHooks::default(),
+            &HookCache::new(&NormalizationHooks::default()),
         );
         assert_eq!(paths(&flat), ["a.b", "a.c", "d", "e"]);
-        assert_eq!(flat["a.c"], json!({}));
-        assert_eq!(flat["e"], Value::Null);
+        assert_eq!(*flat["a.c"], json!({}));
+        assert_eq!(*flat["e"], Value::Null);
     }
 
     #[test]
@@ -156,28 +158,38 @@ mod tests {
         let before = json!({"Tags": [{"Key": "env", "Value": "prod"}]});
         let after =
             json!({"Tags": [{"Key": "app", "Value": "web"}, {"Key": "env", "Value": "prod"}]});
-        let a = flatten(&before, "T", Side::Live, &hooks());
-        let b = flatten(&after, "T", Side::Live, &hooks());
-        assert_eq!(a["Tags[#env].Value"], json!("prod"));
-        assert_eq!(b["Tags[#env].Value"], json!("prod"));
-        assert_eq!(b["Tags[#app].Value"], json!("web"));
+        let a = flatten(&before, "T", Side::Live, &HookCache::new(&tag_rules()));
+        let b = flatten(&after, "T", Side::Live, &HookCache::new(&tag_rules()));
+        assert_eq!(*a["Tags[#env].Value"], json!("prod"));
+        assert_eq!(*b["Tags[#env].Value"], json!("prod"));
+        assert_eq!(*b["Tags[#app].Value"], json!("web"));
     }
 
     #[test]
     fn colliding_or_unkeyable_elements_fall_back_to_positions() {
         // scenario 32
         let collide = json!({"Tags": [{"Key": "a", "Value": "1"}, {"Key": "a", "Value": "2"}]});
-        let flat = flatten(&collide, "T", Side::Live, &hooks());
-        assert_eq!(flat["Tags[0].Value"], json!("1"));
-        assert_eq!(flat["Tags[1].Value"], json!("2"));
+        let flat = flatten(&collide, "T", Side::Live, &HookCache::new(&tag_rules()));
+        assert_eq!(*flat["Tags[0].Value"], json!("1"));
+        assert_eq!(*flat["Tags[1].Value"], json!("2"));
         let steps = json!({"Steps": [{"Key": "a"}]});
         assert_eq!(
-            paths(&flatten(&steps, "T", Side::Live, &hooks())),
+            paths(&flatten(
+                &steps,
+                "T",
+                Side::Live,
+                &HookCache::new(&tag_rules())
+            )),
             ["Steps[0].Key"]
         );
         let keyless = json!({"Tags": [{"Key": "a"}, {"Value": "v"}]});
         assert_eq!(
-            paths(&flatten(&keyless, "T", Side::Live, &hooks())),
+            paths(&flatten(
+                &keyless,
+                "T",
+                Side::Live,
+                &HookCache::new(&tag_rules())
+            )),
             ["Tags[0].Key", "Tags[1].Value"]
         );
     }
@@ -187,28 +199,30 @@ mod tests {
         let long = "k".repeat(61);
         let tree = json!({"Tags": [{"Key": long, "Value": "1"}]});
         assert_eq!(
-            paths(&flatten(&tree, "T", Side::Live, &hooks())),
+            paths(&flatten(
+                &tree,
+                "T",
+                Side::Live,
+                &HookCache::new(&tag_rules())
+            )),
             ["Tags[0].Key", "Tags[0].Value"]
         );
         let sixty = "k".repeat(60);
         let tree = json!({"Tags": [{"Key": sixty.clone()}]});
         assert!(
-            flatten(&tree, "T", Side::Live, &hooks()).contains_key(&format!("Tags[#{sixty}].Key"))
+            flatten(&tree, "T", Side::Live, &HookCache::new(&tag_rules()))
+                .contains_key(&format!("Tags[#{sixty}].Key"))
         );
     }
 
     #[test]
     fn flatten_nodes_also_lists_containers_with_their_subtree() {
-        let nodes = flatten_nodes(
-            &json!({"Tags": [{"Key": "env", "Value": "prod"}]}),
-            "T",
-            Side::Live,
-            &hooks(),
-        );
+        let tree = json!({"Tags": [{"Key": "env", "Value": "prod"}]});
+        let nodes = flatten_nodes(&tree, "T", Side::Live, &HookCache::new(&tag_rules()));
         assert_eq!(
             paths(&nodes),
             ["Tags", "Tags[#env]", "Tags[#env].Key", "Tags[#env].Value"]
         );
-        assert_eq!(nodes["Tags[#env]"], json!({"Key": "env", "Value": "prod"}));
+        assert_eq!(*nodes["Tags[#env]"], json!({"Key": "env", "Value": "prod"}));
     }
 }

@@ -3,7 +3,7 @@
 
 use super::path::{PathSet, child_path, counterpart, element_pattern, index_path};
 use crate::lifecycle::mask::{MASKED, is_sensitive_key};
-use chant_lexicon::{DeepArrayElement, DeepNode, NormalizationHooks, Side};
+use chant_lexicon::{DeepArrayElement, DeepNode, HookCache, Side};
 use serde_json::{Map, Value};
 
 /// A value that cannot be known before deploying; a declared path holding it is never compared.
@@ -23,7 +23,7 @@ pub fn normalize(
     entity_type: &str,
     side: Side,
     counterpart_paths: Option<&PathSet>,
-    hooks: &NormalizationHooks,
+    hooks: &HookCache<'_>,
 ) -> Value {
     let pass = Pass {
         entity_type,
@@ -42,7 +42,7 @@ struct Pass<'a> {
     entity_type: &'a str,
     side: Side,
     counterpart_paths: Option<&'a PathSet>,
-    hooks: &'a NormalizationHooks,
+    hooks: &'a HookCache<'a>,
 }
 
 impl Pass<'_> {
@@ -141,13 +141,20 @@ impl Pass<'_> {
 mod tests {
     use super::*;
     use crate::lifecycle::deep::path::deep_path_set;
+    use chant_lexicon::NormalizationHooks;
     use chant_lexicon::deep::TypeMatch;
     use serde_json::json;
 
     const T: &str = "AWS::EC2::SecurityGroup";
 
     fn plain(tree: Value) -> Value {
-        normalize(&tree, T, Side::Live, None, &NormalizationHooks::default())
+        normalize(
+            &tree,
+            T,
+            Side::Live,
+            None,
+            &HookCache::new(&NormalizationHooks::default()),
+        )
     }
 
     fn tags_hooks() -> NormalizationHooks {
@@ -168,7 +175,7 @@ mod tests {
     fn a_keyed_array_is_reordered_when_every_element_has_a_key() {
         // scenario 27
         let tree = json!({"Tags": [{"Key": "b", "Value": "2"}, {"Key": "a", "Value": "1"}]});
-        let out = normalize(&tree, T, Side::Live, None, &tags_hooks());
+        let out = normalize(&tree, T, Side::Live, None, &HookCache::new(&tags_hooks()));
         assert_eq!(
             out["Tags"],
             json!([{"Key": "a", "Value": "1"}, {"Key": "b", "Value": "2"}])
@@ -179,10 +186,19 @@ mod tests {
     fn an_array_without_a_rule_or_with_a_keyless_element_keeps_its_order() {
         // scenario 27
         let steps = json!({"Steps": [{"Key": "b"}, {"Key": "a"}]});
-        assert_eq!(normalize(&steps, T, Side::Live, None, &tags_hooks()), steps);
+        assert_eq!(
+            normalize(&steps, T, Side::Live, None, &HookCache::new(&tags_hooks())),
+            steps
+        );
         let partial = json!({"Tags": [{"Key": "b"}, {"Value": "no key"}, {"Key": "a"}]});
         assert_eq!(
-            normalize(&partial, T, Side::Live, None, &tags_hooks()),
+            normalize(
+                &partial,
+                T,
+                Side::Live,
+                None,
+                &HookCache::new(&tags_hooks())
+            ),
             partial
         );
     }
@@ -194,7 +210,7 @@ mod tests {
         let tree =
             json!({"Egress": [{"Arn": "x"}], "Outer": {"Inner": {"Arn": "y"}}, "Name": "sg"});
         assert_eq!(
-            normalize(&tree, T, Side::Live, None, &hooks),
+            normalize(&tree, T, Side::Live, None, &HookCache::new(&hooks)),
             json!({"Name": "sg"})
         );
     }
@@ -211,7 +227,13 @@ mod tests {
         // scenario 28
         let hooks = NormalizationHooks::default().prune_always(TypeMatch::any(), &["*"]);
         assert_eq!(
-            normalize(&json!({"a": 1}), T, Side::Live, None, &hooks),
+            normalize(
+                &json!({"a": 1}),
+                T,
+                Side::Live,
+                None,
+                &HookCache::new(&hooks)
+            ),
             json!({})
         );
         assert_eq!(plain(Value::Null), json!({}));
@@ -229,15 +251,30 @@ mod tests {
         let undeclared = deep_path_set(&json!({"Rules": [{"Port": 80}]}));
         let declared = deep_path_set(&json!({"Rules": [{"Port": 80, "Protocol": "tcp"}]}));
         assert_eq!(
-            normalize(&live, T, Side::Live, Some(&undeclared), &hooks),
+            normalize(
+                &live,
+                T,
+                Side::Live,
+                Some(&undeclared),
+                &HookCache::new(&hooks)
+            ),
             json!({"Rules": [{"Port": 80}]})
         );
         assert_eq!(
-            normalize(&live, T, Side::Live, Some(&declared), &hooks),
+            normalize(
+                &live,
+                T,
+                Side::Live,
+                Some(&declared),
+                &HookCache::new(&hooks)
+            ),
             live
         );
         // a one-sided pass prunes nothing default-related
-        assert_eq!(normalize(&live, T, Side::Live, None, &hooks), live);
+        assert_eq!(
+            normalize(&live, T, Side::Live, None, &HookCache::new(&hooks)),
+            live
+        );
     }
 
     #[test]
@@ -263,11 +300,11 @@ mod tests {
         let declared = json!({"data": {"a": "one"}});
         let live = json!({"data": {"a": "two", "b": "three"}});
         assert_eq!(
-            normalize(&declared, T, Side::Declared, None, &hooks),
+            normalize(&declared, T, Side::Declared, None, &HookCache::new(&hooks)),
             json!({"data": {"a": "[REDACTED]"}})
         );
         assert_eq!(
-            normalize(&live, T, Side::Live, None, &hooks),
+            normalize(&live, T, Side::Live, None, &HookCache::new(&hooks)),
             json!({"data": {"a": "[REDACTED]", "b": "[REDACTED]"}})
         );
     }
@@ -279,8 +316,14 @@ mod tests {
             NormalizationHooks::default().unresolved_when(TypeMatch::any(), None, r"^\[.*\]$");
         let tree = json!({"Id": "[resourceId('x')]", "Name": "n", "List": ["[concat()]"]});
         let expected = json!({"Id": UNRESOLVED, "List": [UNRESOLVED], "Name": "n"});
-        assert_eq!(normalize(&tree, T, Side::Declared, None, &hooks), expected);
-        assert_eq!(normalize(&tree, T, Side::Live, None, &hooks), expected);
+        assert_eq!(
+            normalize(&tree, T, Side::Declared, None, &HookCache::new(&hooks)),
+            expected
+        );
+        assert_eq!(
+            normalize(&tree, T, Side::Live, None, &HookCache::new(&hooks)),
+            expected
+        );
     }
 
     #[test]
@@ -292,7 +335,7 @@ mod tests {
                 T,
                 Side::Live,
                 None,
-                &hooks
+                &HookCache::new(&hooks)
             ),
             json!({"a": 1})
         );

@@ -1,0 +1,212 @@
+//! Which normalization rules apply at an (entity type, pattern), worked out once: a deep
+//! diff asks every rule about every node, and thousands of objects share a few hundred
+//! patterns.
+
+use crate::deep::{DeepArrayElement, DeepNode, NormalizationHooks};
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// The rules whose type and glob match one (entity type, pattern), by index.
+#[derive(Debug, Default)]
+struct Applicable {
+    prune: Vec<usize>,
+    unresolved: Vec<usize>,
+    mask: bool,
+    order_key: Option<usize>,
+}
+
+/// Pattern → the rules that apply there, for one entity type.
+type ByPattern = FxHashMap<Box<str>, Rc<Applicable>>;
+
+/// [`NormalizationHooks`] with each (type, pattern)'s matching rules remembered. Answers
+/// exactly as the hooks do. One per thread (it is not `Sync`); cheap to make.
+#[derive(Debug)]
+pub struct HookCache<'h> {
+    hooks: &'h NormalizationHooks,
+    by_type: RefCell<FxHashMap<Box<str>, ByPattern>>,
+}
+
+impl<'h> HookCache<'h> {
+    pub fn new(hooks: &'h NormalizationHooks) -> Self {
+        HookCache {
+            hooks,
+            by_type: RefCell::default(),
+        }
+    }
+
+    pub fn hooks(&self) -> &'h NormalizationHooks {
+        self.hooks
+    }
+
+    fn applicable(&self, entity_type: &str, pattern: &str) -> Rc<Applicable> {
+        if let Some(found) = self
+            .by_type
+            .borrow()
+            .get(entity_type)
+            .and_then(|patterns| patterns.get(pattern))
+        {
+            return found.clone();
+        }
+        let found = Rc::new(self.work_out(entity_type, pattern));
+        self.by_type
+            .borrow_mut()
+            .entry(entity_type.into())
+            .or_default()
+            .insert(pattern.into(), found.clone());
+        found
+    }
+
+    fn work_out(&self, entity_type: &str, pattern: &str) -> Applicable {
+        let hooks = self.hooks;
+        let indices = |matching: &dyn Fn(usize) -> bool, len: usize| -> Vec<usize> {
+            (0..len).filter(|&i| matching(i)).collect()
+        };
+        Applicable {
+            prune: indices(
+                &|i| {
+                    let rule = &hooks.prune[i];
+                    rule.types.matches(entity_type) && rule.pattern.matches(pattern)
+                },
+                hooks.prune.len(),
+            ),
+            unresolved: indices(
+                &|i| hooks.unresolved[i].applies_at(entity_type, pattern),
+                hooks.unresolved.len(),
+            ),
+            mask: hooks
+                .mask
+                .iter()
+                .any(|rule| rule.types.matches(entity_type) && rule.pattern.matches(pattern)),
+            order_key: hooks
+                .order_keys
+                .iter()
+                .position(|rule| rule.types.matches(entity_type) && rule.pattern.matches(pattern)),
+        }
+    }
+
+    /// [`NormalizationHooks::prunes`].
+    pub fn prunes(&self, node: &DeepNode<'_>) -> bool {
+        self.applicable(node.entity_type, node.pattern)
+            .prune
+            .iter()
+            .any(|&i| self.hooks.prune[i].when.holds(node))
+    }
+
+    /// [`NormalizationHooks::masks`].
+    pub fn masks(&self, node: &DeepNode<'_>) -> bool {
+        self.applicable(node.entity_type, node.pattern).mask
+    }
+
+    /// [`NormalizationHooks::is_unresolved`].
+    pub fn is_unresolved(&self, node: &DeepNode<'_>) -> bool {
+        self.applicable(node.entity_type, node.pattern)
+            .unresolved
+            .iter()
+            .any(|&i| self.hooks.unresolved[i].value.matches(node.value))
+    }
+
+    /// [`NormalizationHooks::order_key`].
+    pub fn order_key(&self, element: &DeepArrayElement<'_>) -> Option<String> {
+        let rule = self
+            .applicable(element.entity_type, element.pattern)
+            .order_key?;
+        self.hooks.order_keys[rule].key_of(element.element)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::deep::{Counterpart, Side, TypeMatch};
+    use serde_json::{Value, json};
+
+    fn hooks() -> NormalizationHooks {
+        NormalizationHooks::default()
+            .prune_always(TypeMatch::any(), &["status", "**.Arn"])
+            .default_value(TypeMatch::of(&["A::*"]), "spec.replicas", json!(1))
+            .mask(TypeMatch::of(&["A::Secret"]), &["data.*"])
+            .unresolved_object(TypeMatch::any(), None, "^Ref$")
+            .order_by(TypeMatch::any(), "**.Tags", &["Key"])
+    }
+
+    #[test]
+    fn the_cache_answers_as_the_hooks_do_every_time_it_is_asked() {
+        let hooks = hooks();
+        let cache = HookCache::new(&hooks);
+        let values = [json!(1), json!(2), json!({"Ref": "X"}), json!("s")];
+        let types = ["A::Thing", "A::Secret", "B::Other"];
+        let patterns = [
+            "status",
+            "spec.replicas",
+            "x.y[].Arn",
+            "data.key",
+            "data",
+            "Tags",
+            "spec.Tags",
+        ];
+        let mut checked = 0;
+        for _pass in 0..2 {
+            for t in types {
+                for p in patterns {
+                    for v in &values {
+                        for side in [Side::Declared, Side::Live] {
+                            for c in [Counterpart::Absent, Counterpart::Present] {
+                                let node = DeepNode::at(t, p, v, side, c);
+                                assert_eq!(cache.prunes(&node), hooks.prunes(&node), "{t} {p}");
+                                assert_eq!(cache.masks(&node), hooks.masks(&node), "{t} {p}");
+                                assert_eq!(
+                                    cache.is_unresolved(&node),
+                                    hooks.is_unresolved(&node),
+                                    "{t} {p}"
+                                );
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 2 * 3 * 7 * 4 * 2 * 2);
+        let tag: Value = json!({"Key": "env"});
+        let element = DeepArrayElement {
+            entity_type: "B::Other",
+            pattern: "spec.Tags",
+            path: "spec.Tags",
+            element: &tag,
+            index: 0,
+            side: Side::Live,
+        };
+        assert_eq!(cache.order_key(&element).as_deref(), Some("env"));
+        assert_eq!(cache.order_key(&element), hooks.order_key(&element));
+        let untagged = DeepArrayElement {
+            pattern: "spec.Labels",
+            ..element
+        };
+        assert_eq!(cache.order_key(&untagged), None);
+    }
+
+    #[test]
+    fn a_pruned_live_default_depends_on_the_node_not_only_on_the_pattern() {
+        let hooks = hooks();
+        let cache = HookCache::new(&hooks);
+        let one = json!(1);
+        let two = json!(2);
+        let at = |v| {
+            DeepNode::at(
+                "A::Thing",
+                "spec.replicas",
+                v,
+                Side::Live,
+                Counterpart::Absent,
+            )
+        };
+        assert!(cache.prunes(&at(&one)));
+        assert!(!cache.prunes(&at(&two)));
+        let declared = DeepNode {
+            counterpart: Counterpart::Present,
+            ..at(&one)
+        };
+        assert!(!cache.prunes(&declared));
+    }
+}

@@ -1,0 +1,103 @@
+//! CPU-bound work spread over every core, results in input order.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// `map` over `items` on every core, results in the order of `items`. Items are handed
+/// out in small blocks, so a run of heavy items does not leave a core idle; `state` makes
+/// one value per thread (a cache that is not `Sync`). One core, or one item, runs inline.
+pub fn map_on_every_core<T, S, R>(
+    items: &[T],
+    state: impl Fn() -> S + Sync,
+    map: impl Fn(&mut S, &T) -> R + Sync,
+) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+{
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cores < 2 || items.len() < 2 {
+        let mut own = state();
+        return items.iter().map(|item| map(&mut own, item)).collect();
+    }
+    let block = (items.len() / (cores * 8)).max(1);
+    let next = AtomicUsize::new(0);
+    let worker = || {
+        let mut own = state();
+        let mut done = Vec::new();
+        loop {
+            let start = next.fetch_add(block, Ordering::Relaxed);
+            if start >= items.len() {
+                return done;
+            }
+            let end = (start + block).min(items.len());
+            let results: Vec<R> = items[start..end]
+                .iter()
+                .map(|item| map(&mut own, item))
+                .collect();
+            done.push((start, results));
+        }
+    };
+    let mut blocks: Vec<(usize, Vec<R>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..cores.min(items.len()))
+            .map(|_| scope.spawn(worker))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    });
+    blocks.sort_unstable_by_key(|(start, _)| *start);
+    blocks
+        .into_iter()
+        .flat_map(|(_, results)| results)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+    use std::sync::Mutex;
+
+    #[test]
+    fn results_keep_the_input_order_whatever_the_blocks() {
+        for len in [0, 1, 2, 7, 100, 1001] {
+            let items: Vec<usize> = (0..len).collect();
+            let out = map_on_every_core(&items, || (), |_, i| i * 3);
+            assert_eq!(
+                out,
+                items.iter().map(|i| i * 3).collect::<Vec<_>>(),
+                "{len}"
+            );
+        }
+    }
+
+    #[test]
+    fn each_thread_gets_its_own_state() {
+        let threads = Mutex::new(HashSet::new());
+        let items: Vec<u32> = (0..500).collect();
+        let out = map_on_every_core(
+            &items,
+            || {
+                threads.lock().unwrap().insert(std::thread::current().id());
+                0u32
+            },
+            |seen, item| {
+                *seen += 1;
+                item + 1
+            },
+        );
+        assert_eq!(out.len(), 500);
+        assert_eq!(out[499], 500);
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let made = threads.lock().unwrap().len();
+        assert!(
+            made >= 1 && made <= cores.max(1),
+            "{made} states for {cores} cores"
+        );
+    }
+}
