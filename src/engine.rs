@@ -27,7 +27,8 @@ impl EngineOptions {
 #[derive(Clone)]
 pub struct Declared {
     pub lexicon: Arc<dyn Lexicon>,
-    pub entities: Vec<DeclaredEntity>,
+    /// Shared with every observe request made from it.
+    pub entities: Arc<Vec<DeclaredEntity>>,
 }
 
 /// The digest of everything declared, with each lexicon's version.
@@ -35,7 +36,7 @@ pub fn declared_digest(declared: &[Declared]) -> crate::lifecycle::digest::Build
     crate::lifecycle::digest::compute_digest(
         &declared
             .iter()
-            .map(|d| (d.name().to_owned(), d.entities.clone()))
+            .map(|d| (d.name().to_owned(), d.entities.as_slice()))
             .collect(),
         &declared
             .iter()
@@ -99,7 +100,7 @@ impl Engine {
         let reads = self.lexicons.iter().map(|lexicon| async move {
             lexicon.declared().await.map(|entities| Declared {
                 lexicon: lexicon.clone(),
-                entities,
+                entities: Arc::new(entities),
             })
         });
         let mut out = Vec::new();

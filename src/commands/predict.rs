@@ -146,7 +146,7 @@ pub async fn run(ctx: &Context, args: &PredictArgs) -> Result<ExitStatus, CliErr
                 };
                 let d_live = Declared {
                     lexicon: d.lexicon.clone(),
-                    entities: request.observe.entities.to_vec(),
+                    entities: request.observe.entities.clone(),
                 };
                 Some(settle(engine, &d_live, request).await)
             }
@@ -413,10 +413,12 @@ mod tests {
     fn a_delta_is_marked_on_every_axis_and_never_subtracts_currencies() {
         let declared = Declared {
             lexicon: Arc::new(Nobody),
-            entities: ["web", "db", "cache", "gone"]
-                .iter()
-                .map(|n| DeclaredEntity::new(*n, "T", Value::Null))
-                .collect(),
+            entities: Arc::new(
+                ["web", "db", "cache", "gone"]
+                    .iter()
+                    .map(|n| DeclaredEntity::new(*n, "T", Value::Null))
+                    .collect(),
+            ),
         };
         let before = report(
             &["web", "db", "cache", "gone"],

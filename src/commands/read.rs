@@ -62,7 +62,7 @@ pub async fn read_thin(
         };
         let thin = match settle_describe(result, &d.entities) {
             // Secrets are masked before anything is compared, rendered or stored.
-            Ok(observation) => Thin::Observed(mask_observation(&observation)),
+            Ok(observation) => Thin::Observed(mask_observation(observation)),
             Err(HookError::Unsupported { .. }) => Thin::Unsupported,
             Err(HookError::Refused(message)) => Thin::Refused(message),
             Err(HookError::Failed(message)) => Thin::Refused(message),
@@ -179,7 +179,7 @@ pub async fn read_artifacts(
 ) -> Option<std::collections::BTreeMap<String, chant_lexicon::ArtifactMetadata>> {
     let request = chant_lexicon::lexicon::ArtifactRequest {
         environment: environment.to_owned(),
-        entities: std::sync::Arc::new(declared.entities.clone()),
+        entities: declared.entities.clone(),
         stack: None,
     };
     match engine

@@ -238,7 +238,7 @@ async fn record_dependencies(
 ) {
     let request = DependencyRequest {
         environment: env.to_owned(),
-        entities: Arc::new(d.entities.clone()),
+        entities: d.entities.clone(),
         observed: Arc::new(snapshot.resources.clone()),
         stack: None,
         region: None,

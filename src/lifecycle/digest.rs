@@ -82,8 +82,8 @@ pub fn hash_props(props: &Value) -> String {
 
 /// The digest of everything declared, lexicon → entities, with the lexicon versions that
 /// read it.
-pub fn compute_digest(
-    declared: &BTreeMap<String, Vec<DeclaredEntity>>,
+pub fn compute_digest<E: AsRef<[DeclaredEntity]>>(
+    declared: &BTreeMap<String, E>,
     lexicon_versions: &BTreeMap<String, String>,
 ) -> BuildDigest {
     let mut seen = BTreeSet::new();
@@ -92,6 +92,7 @@ pub fn compute_digest(
         .flat_map(|entities| {
             // a name counts once per lexicon, so a name repeated inside one lexicon is not "shared"
             entities
+                .as_ref()
                 .iter()
                 .map(|e| e.name.as_str())
                 .collect::<BTreeSet<_>>()
@@ -100,7 +101,7 @@ pub fn compute_digest(
         .collect();
     let mut resources = BTreeMap::new();
     for (lexicon, entities) in declared {
-        for entity in entities {
+        for entity in entities.as_ref() {
             let key = if shared.contains(entity.name.as_str()) {
                 format!("{lexicon}/{}", entity.name)
             } else {

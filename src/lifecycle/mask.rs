@@ -66,15 +66,11 @@ pub fn mask_metadata(meta: &ResourceMetadata) -> ResourceMetadata {
 }
 
 /// A whole thin observation, masked (what a snapshot stores and a report prints).
-pub fn mask_observation(observation: &Observation) -> Observation {
-    Observation {
-        resources: observation
-            .resources
-            .iter()
-            .map(|(name, meta)| (name.clone(), mask_metadata(meta)))
-            .collect(),
-        ..observation.clone()
+pub fn mask_observation(mut observation: Observation) -> Observation {
+    for meta in observation.resources.values_mut() {
+        meta.attributes = mask_attributes(&meta.attributes);
     }
+    observation
 }
 
 /// A property tree masked by key name and by the lexicon's structural mask rules
@@ -214,7 +210,7 @@ mod tests {
         let mut obs = Observation::new();
         obs.present("db", meta);
         assert_eq!(
-            mask_observation(&obs).resources["db"].attributes["MasterUserPassword"],
+            mask_observation(obs).resources["db"].attributes["MasterUserPassword"],
             json!("[REDACTED]")
         );
     }

@@ -82,12 +82,12 @@ impl ObserveRequest {
     pub fn new(
         environment: impl Into<String>,
         project: ProjectMarker,
-        entities: Vec<DeclaredEntity>,
+        entities: impl Into<Arc<Vec<DeclaredEntity>>>,
     ) -> Self {
         ObserveRequest {
             environment: environment.into(),
             project,
-            entities: Arc::new(entities),
+            entities: entities.into(),
             owned: false,
             namespace: None,
             stack: None,

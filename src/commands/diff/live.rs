@@ -15,36 +15,36 @@ use crate::lifecycle::live_diff::{LiveDiff, SnapshotDiff, diff_live, diff_snapsh
 use crate::render;
 use crate::snapshot_file::StoredSnapshot;
 use crate::store::{LifecycleStore, baseline_path, snapshot_path};
-use chant_lexicon::{ArtifactMetadata, ResourceMetadata, UnobservedEntity};
+use chant_lexicon::{ArtifactMetadata, Observation, ResourceMetadata, UnobservedEntity};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct LexiconLive {
+struct LexiconLive<'r> {
     resources: LiveDiff,
-    observed: BTreeMap<String, ResourceMetadata>,
+    observed: &'r BTreeMap<String, ResourceMetadata>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    unobserved: BTreeMap<String, UnobservedEntity>,
+    unobserved: &'r BTreeMap<String, UnobservedEntity>,
     #[serde(skip_serializing_if = "Option::is_none")]
     deep: Option<DeepDiff>,
     #[serde(skip_serializing_if = "Option::is_none")]
     artifacts: Option<SnapshotDiff>,
     #[serde(skip_serializing_if = "Option::is_none")]
     observed_artifacts: Option<BTreeMap<String, ArtifactMetadata>>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    notes: Vec<String>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    notes: &'r [String],
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct LiveReport {
+struct LiveReport<'r> {
     schema: &'static str,
     environment: String,
     complete: bool,
     drift: usize,
     unobserved: usize,
-    lexicons: BTreeMap<String, LexiconLive>,
+    lexicons: BTreeMap<String, LexiconLive<'r>>,
 }
 
 pub async fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CliError> {
@@ -75,6 +75,7 @@ pub async fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CliError>
     };
     let mut checked = 0;
     let mut human = Vec::new();
+    let nothing_observed = Observation::default();
     for reading in &readings {
         let d = &reading.declared;
         let name = d.name().to_owned();
@@ -84,8 +85,8 @@ pub async fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CliError>
         let previous = previous.and_then(|text| StoredSnapshot::parse(&text));
         let artifacts = read_artifacts(&engine, &env, d, &ctx.output).await;
         let observation = match &reading.thin {
-            Thin::Observed(observation) => observation.clone(),
-            Thin::Unsupported if artifacts.is_some() => Default::default(),
+            Thin::Observed(observation) => observation,
+            Thin::Unsupported if artifacts.is_some() => &nothing_observed,
             Thin::Unsupported => {
                 if !args.json {
                     ctx.output.warning(&format!(
@@ -102,7 +103,7 @@ pub async fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CliError>
         checked += 1;
         let resources = diff_live(
             &d.names(),
-            &observation,
+            observation,
             previous.as_ref().map(|p| &p.resources),
         );
         let deep = deep.remove(&name);
@@ -155,12 +156,12 @@ pub async fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CliError>
             name,
             LexiconLive {
                 resources,
-                observed: observation.resources.clone(),
-                unobserved: observation.unobserved.clone(),
+                observed: &observation.resources,
+                unobserved: &observation.unobserved,
                 deep,
                 artifacts: artifact_diff,
                 observed_artifacts: artifacts,
-                notes: observation.notes.clone(),
+                notes: &observation.notes,
             },
         );
     }
