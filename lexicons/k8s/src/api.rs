@@ -3,6 +3,7 @@
 //! parsing and LIST pagination. Raw JSON (not typed structs) keeps managedFields and
 //! unknown fields intact.
 
+use crate::in_flight::InFlight;
 use async_trait::async_trait;
 use http_body_util::BodyExt;
 use serde_json::Value;
@@ -186,6 +187,7 @@ pub struct Cluster {
     policy: RequestPolicy,
     sent: AtomicUsize,
     permits: tokio::sync::Semaphore,
+    lists: InFlight<Result<Vec<Value>, ApiError>>,
 }
 
 impl Cluster {
@@ -195,6 +197,7 @@ impl Cluster {
             permits: tokio::sync::Semaphore::new(policy.max_in_flight.max(1)),
             policy,
             sent: AtomicUsize::new(0),
+            lists: InFlight::default(),
         }
     }
 
@@ -226,8 +229,20 @@ impl Cluster {
     }
 
     /// Every item of a collection, following `continue` tokens. Items get the list's
-    /// apiVersion and kind back (a typed list omits them).
+    /// apiVersion and kind back (a typed list omits them). The same LIST asked for while
+    /// one is under way (the thin and the deep read of one command) is sent once.
     pub async fn list(
+        &self,
+        collection: &str,
+        label_selector: Option<&str>,
+    ) -> Result<Vec<Value>, ApiError> {
+        let key = format!("{collection}?{}", label_selector.unwrap_or_default());
+        self.lists
+            .run(key, || self.list_pages(collection, label_selector))
+            .await
+    }
+
+    async fn list_pages(
         &self,
         collection: &str,
         label_selector: Option<&str>,

@@ -53,6 +53,9 @@ pub struct K8sLexicon {
     /// Where the behaviour engine and token variables are read.
     variables: Arc<dyn Variables>,
     warned: Mutex<BTreeSet<String>>,
+    /// Bindings made so far, by environment, timeout and pool: the hooks of one command
+    /// share one client, its connections and its limit of requests in flight.
+    sessions: tokio::sync::Mutex<BTreeMap<(String, Duration, usize), Arc<Session>>>,
 }
 
 impl K8sLexicon {
@@ -74,6 +77,7 @@ impl K8sLexicon {
             exec,
             variables: Arc::new(ProcessEnv),
             warned: Mutex::new(BTreeSet::new()),
+            sessions: tokio::sync::Mutex::default(),
         }
     }
 
@@ -105,8 +109,26 @@ impl K8sLexicon {
         self.environments.get(environment)
     }
 
-    /// Bind to the environment's cluster. An environment that pins no context warns once.
+    /// Bind to the environment's cluster, once per environment, timeout and pool (a failed
+    /// binding is tried again by the next hook). An environment that pins no context warns
+    /// once.
     pub(crate) async fn session(
+        &self,
+        environment: &str,
+        timeout: Duration,
+        pool: usize,
+    ) -> Result<Arc<Session>, crate::binding::BindError> {
+        let mut sessions = self.sessions.lock().await;
+        let key = (environment.to_owned(), timeout, pool);
+        if let Some(session) = sessions.get(&key) {
+            return Ok(session.clone());
+        }
+        let session = Arc::new(self.bind(environment, timeout, pool).await?);
+        sessions.insert(key, session.clone());
+        Ok(session)
+    }
+
+    async fn bind(
         &self,
         environment: &str,
         timeout: Duration,

@@ -23,6 +23,7 @@ pub mod discovery;
 mod disruption;
 mod export;
 mod identity;
+mod in_flight;
 pub mod kinds;
 mod lexicon;
 mod managed_fields;
