@@ -4,9 +4,10 @@
 //! request, HTTPS with a bearer token.
 //!
 //! Run: `cargo bench -p chant-k8s --bench describe_vs_kubectl`
-//! (set `CHANT_BIN=target/release/chant` to include the CLI end to end; `BENCH_OBJECTS`,
+//! (set `CHANT_BIN=$PWD/target/release/chant` to include the CLI end to end; `BENCH_OBJECTS`,
 //! `BENCH_LATENCY_MS` change the estate, `BENCH_RUNS` the number of timed runs whose
-//! median is shown, `BENCH_KUBECTL=0` skips kubectl).
+//! median is shown, `BENCH_KUBECTL=0` skips kubectl, `BENCH_REQUESTS=1` prints every request
+//! of one more run with the millisecond the server received it).
 
 use chant_k8s::K8sFactory;
 use chant_lexicon::{Lexicon, LexiconFactory, ObserveRequest, ProjectContext, ProjectMarker};
@@ -190,13 +191,27 @@ fn median(mut runs: Vec<Run>) -> Run {
     runs.swap_remove(middle)
 }
 
+/// CPU time (user + system) of every child process waited for so far.
+fn children_cpu() -> Duration {
+    // SAFETY: getrusage fills one rusage through a valid pointer.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) } != 0 {
+        return Duration::ZERO;
+    }
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    time(usage.ru_utime) + time(usage.ru_stime)
+}
+
 fn command_run(mut command: std::process::Command, server: &FakeKubeApi, what: &str) -> Run {
     server.clear_requests();
+    let cpu_before = children_cpu();
+    let (server_before, _) = cpu_split();
     let started = Instant::now();
     let output = command
         .output()
         .unwrap_or_else(|e| panic!("{what} did not start: {e}"));
     let wall = started.elapsed();
+    let (server_after, _) = cpu_split();
     assert!(
         output.status.success() || output.status.code() == Some(2),
         "{what} failed: {}",
@@ -208,8 +223,27 @@ fn command_run(mut command: std::process::Command, server: &FakeKubeApi, what: &
         detail: format!("{} bytes of output", output.stdout.len()),
         reading: Duration::ZERO,
         reading_cpu: Duration::ZERO,
-        client_cpu: Duration::ZERO,
-        server_cpu: Duration::ZERO,
+        client_cpu: children_cpu().saturating_sub(cpu_before),
+        server_cpu: server_after.saturating_sub(server_before),
+    }
+}
+
+/// Each request of the last run: when the server received it (ms after `started`), the
+/// method, path and query.
+fn print_requests(server: &FakeKubeApi, started: Instant) {
+    for logged in server.requests() {
+        let query: Vec<String> = logged
+            .query
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        println!(
+            "  {:>7.1} ms  {} {}?{}",
+            logged.at.saturating_duration_since(started).as_secs_f64() * 1000.0,
+            logged.method,
+            logged.path,
+            query.join("&")
+        );
     }
 }
 
@@ -311,6 +345,11 @@ fn main() {
             run.requests,
             run.detail
         );
+        println!(
+            "  {:.3} s CPU in chant, {:.3} s CPU in the fake server (same 2 cores)",
+            run.client_cpu.as_secs_f64(),
+            run.server_cpu.as_secs_f64(),
+        );
         let limit = latency.mul_f64(run.requests as f64 / concurrency as f64);
         println!(
             "  limit {:.3} s = {} requests x {} ms / concurrency {concurrency}; diff --live is {:.2}x the limit",
@@ -321,6 +360,18 @@ fn main() {
         );
         run
     });
+    if env_number("BENCH_REQUESTS", 0) == 1 {
+        let started = Instant::now();
+        let run = match std::env::var("CHANT_BIN") {
+            Ok(bin) => chant_cli(dir.path(), &server, &bin),
+            Err(_) => chant_describe(dir.path(), &server),
+        };
+        println!(
+            "requests of one more run ({:.3} s):",
+            run.wall.as_secs_f64()
+        );
+        print_requests(&server, started);
+    }
     if env_number("BENCH_KUBECTL", 1) == 0 {
         return;
     }

@@ -98,6 +98,7 @@ pub fn answer(state: &mut State, request: &Request<'_>) -> (Answer, std::time::D
         method: request.method.to_owned(),
         path: request.path.to_owned(),
         query: request.query.clone(),
+        at: std::time::Instant::now(),
     });
     if let Some(fault) = take_fault(state, request) {
         delay += fault.delay;

@@ -41,6 +41,8 @@ pub struct Logged {
     pub method: String,
     pub path: String,
     pub query: BTreeMap<String, String>,
+    /// When the server received it.
+    pub at: std::time::Instant,
 }
 
 /// An injected fault: a `Status` error and/or extra delay on matching requests.
