@@ -89,6 +89,35 @@ fn diff_live_reads_the_cluster() {
 }
 
 #[test]
+fn diff_live_sends_each_list_once_for_the_thin_and_the_deep_read() {
+    let cluster = cluster();
+    // Latency keeps each LIST under way while the other read asks for the same one.
+    cluster
+        .server
+        .latency(std::time::Duration::from_millis(100));
+    let json = chant(&cluster, &["lifecycle", "diff", "dev", "--live", "--json"]);
+    assert!(json.stdout.contains("\"deep\""), "{}", json.stdout);
+    let lists: Vec<String> = cluster
+        .server
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "GET" && r.query.contains_key("limit"))
+        .map(|r| format!("{}?{:?}", r.path, r.query))
+        .collect();
+    let configmaps = "/api/v1/namespaces/shop/configmaps";
+    assert!(
+        lists.iter().any(|l| l.starts_with(configmaps)),
+        "{lists:#?}"
+    );
+    let unique: std::collections::BTreeSet<&String> = lists.iter().collect();
+    assert_eq!(
+        unique.len(),
+        lists.len(),
+        "a LIST was sent twice: {lists:#?}"
+    );
+}
+
+#[test]
 fn plan_proposes_create_for_absent_and_delete_only_for_owned_orphans() {
     let cluster = cluster();
     let human = chant(&cluster, &["lifecycle", "plan", "dev"]);
