@@ -85,25 +85,28 @@ impl<'h> HookCache<'h> {
         }
     }
 
+    /// The rules that apply at one node's (type, pattern), looked up once for all the
+    /// questions asked about that node.
+    pub fn at(&self, entity_type: &str, pattern: &str) -> RulesAt<'_> {
+        RulesAt {
+            hooks: self.hooks,
+            applicable: self.applicable(entity_type, pattern),
+        }
+    }
+
     /// [`NormalizationHooks::prunes`].
     pub fn prunes(&self, node: &DeepNode<'_>) -> bool {
-        self.applicable(node.entity_type, node.pattern)
-            .prune
-            .iter()
-            .any(|&i| self.hooks.prune[i].when.holds(node))
+        self.at(node.entity_type, node.pattern).prunes(node)
     }
 
     /// [`NormalizationHooks::masks`].
     pub fn masks(&self, node: &DeepNode<'_>) -> bool {
-        self.applicable(node.entity_type, node.pattern).mask
+        self.at(node.entity_type, node.pattern).masks()
     }
 
     /// [`NormalizationHooks::is_unresolved`].
     pub fn is_unresolved(&self, node: &DeepNode<'_>) -> bool {
-        self.applicable(node.entity_type, node.pattern)
-            .unresolved
-            .iter()
-            .any(|&i| self.hooks.unresolved[i].value.matches(node.value))
+        self.at(node.entity_type, node.pattern).is_unresolved(node)
     }
 
     /// [`NormalizationHooks::order_key`].
@@ -112,6 +115,32 @@ impl<'h> HookCache<'h> {
             .applicable(element.entity_type, element.pattern)
             .order_key?;
         self.hooks.order_keys[rule].key_of(element.element)
+    }
+}
+
+/// The rules of one (type, pattern), from [`HookCache::at`].
+pub struct RulesAt<'h> {
+    hooks: &'h NormalizationHooks,
+    applicable: Rc<Applicable>,
+}
+
+impl RulesAt<'_> {
+    pub fn prunes(&self, node: &DeepNode<'_>) -> bool {
+        self.applicable
+            .prune
+            .iter()
+            .any(|&i| self.hooks.prune[i].when.holds(node))
+    }
+
+    pub fn masks(&self) -> bool {
+        self.applicable.mask
+    }
+
+    pub fn is_unresolved(&self, node: &DeepNode<'_>) -> bool {
+        self.applicable
+            .unresolved
+            .iter()
+            .any(|&i| self.hooks.unresolved[i].value.matches(node.value))
     }
 }
 

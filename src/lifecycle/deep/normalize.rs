@@ -57,13 +57,14 @@ impl Pass<'_> {
             side: self.side,
             counterpart: counterpart(self.counterpart_paths, path, pattern),
         };
-        if self.hooks.prunes(&node) {
+        let rules = self.hooks.at(self.entity_type, pattern);
+        if rules.prunes(&node) {
             return None;
         }
-        if is_sensitive_key(key) || self.hooks.masks(&node) {
+        if is_sensitive_key(key) || rules.masks() {
             return Some(Value::String(MASKED.to_owned()));
         }
-        if self.hooks.is_unresolved(&node) {
+        if rules.is_unresolved(&node) {
             return Some(Value::String(UNRESOLVED.to_owned()));
         }
         match value {
