@@ -11,6 +11,7 @@
 //! is not part of the type.
 
 use k8s_openapi::{ClusterResourceScope, NamespaceResourceScope, ResourceScope};
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// Where objects of one kind live on the API server.
@@ -132,10 +133,20 @@ pub fn builtin() -> &'static [KindInfo] {
 
 /// A built-in kind at exactly this apiVersion.
 pub fn builtin_at(api_version: &str, kind: &str) -> Option<&'static KindInfo> {
+    type Index = HashMap<(&'static str, &'static str, &'static str), &'static KindInfo>;
+    // Asked once per declared object: an index, not a scan of the table.
+    static INDEX: OnceLock<Index> = OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        let mut index = Index::new();
+        for k in builtin() {
+            index
+                .entry((k.group.as_str(), k.version.as_str(), k.kind.as_str()))
+                .or_insert(k);
+        }
+        index
+    });
     let (group, version) = split_api_version(api_version);
-    builtin()
-        .iter()
-        .find(|k| k.group == group && k.version == version && k.kind == kind)
+    index.get(&(group, version, kind)).copied()
 }
 
 /// The preferred built-in version of a group's kind: stable over beta over alpha, then
