@@ -357,11 +357,9 @@ impl NormalizationHooks {
 
     /// Should this node be removed before comparison?
     pub fn prunes(&self, node: &DeepNode<'_>) -> bool {
-        self.prune.iter().any(|rule| {
-            rule.types.matches(node.entity_type)
-                && rule.pattern.matches(node.pattern)
-                && rule.when.holds(node)
-        })
+        self.prune
+            .iter()
+            .any(|rule| rule.applies_at(node.entity_type, node.pattern) && rule.when.holds(node))
     }
 
     pub fn is_unresolved(&self, node: &DeepNode<'_>) -> bool {
@@ -373,16 +371,14 @@ impl NormalizationHooks {
     pub fn masks(&self, node: &DeepNode<'_>) -> bool {
         self.mask
             .iter()
-            .any(|rule| rule.types.matches(node.entity_type) && rule.pattern.matches(node.pattern))
+            .any(|rule| rule.applies_at(node.entity_type, node.pattern))
     }
 
     /// The identity of an array element, or `None` to leave the array's order alone.
     pub fn order_key(&self, element: &DeepArrayElement<'_>) -> Option<String> {
         self.order_keys
             .iter()
-            .find(|rule| {
-                rule.types.matches(element.entity_type) && rule.pattern.matches(element.pattern)
-            })?
+            .find(|rule| rule.applies_at(element.entity_type, element.pattern))?
             .key_of(element.element)
     }
 }
@@ -401,6 +397,18 @@ impl PruneWhen {
                     && node.value == default
             }
         }
+    }
+}
+
+impl PruneRule {
+    pub fn applies_at(&self, entity_type: &str, pattern: &str) -> bool {
+        self.types.matches(entity_type) && self.pattern.matches(pattern)
+    }
+}
+
+impl MaskRule {
+    pub fn applies_at(&self, entity_type: &str, pattern: &str) -> bool {
+        self.types.matches(entity_type) && self.pattern.matches(pattern)
     }
 }
 
@@ -423,6 +431,10 @@ impl UnresolvedMatch {
 }
 
 impl OrderKeyRule {
+    pub fn applies_at(&self, entity_type: &str, pattern: &str) -> bool {
+        self.types.matches(entity_type) && self.pattern.matches(pattern)
+    }
+
     /// The element's identity under this rule, or `None` where it has none.
     pub fn key_of(&self, element: &Value) -> Option<String> {
         if self.fields.is_empty() {

@@ -35,10 +35,6 @@ impl<'h> HookCache<'h> {
         }
     }
 
-    pub fn hooks(&self) -> &'h NormalizationHooks {
-        self.hooks
-    }
-
     fn applicable(&self, entity_type: &str, pattern: &str) -> Rc<Applicable> {
         if let Some(found) = self
             .by_type
@@ -59,29 +55,17 @@ impl<'h> HookCache<'h> {
 
     fn work_out(&self, entity_type: &str, pattern: &str) -> Applicable {
         let hooks = self.hooks;
-        let indices = |matching: &dyn Fn(usize) -> bool, len: usize| -> Vec<usize> {
-            (0..len).filter(|&i| matching(i)).collect()
-        };
         Applicable {
-            prune: indices(
-                &|i| {
-                    let rule = &hooks.prune[i];
-                    rule.types.matches(entity_type) && rule.pattern.matches(pattern)
-                },
-                hooks.prune.len(),
-            ),
-            unresolved: indices(
-                &|i| hooks.unresolved[i].applies_at(entity_type, pattern),
-                hooks.unresolved.len(),
-            ),
+            prune: indices(&hooks.prune, |r| r.applies_at(entity_type, pattern)),
+            unresolved: indices(&hooks.unresolved, |r| r.applies_at(entity_type, pattern)),
             mask: hooks
                 .mask
                 .iter()
-                .any(|rule| rule.types.matches(entity_type) && rule.pattern.matches(pattern)),
+                .any(|r| r.applies_at(entity_type, pattern)),
             order_key: hooks
                 .order_keys
                 .iter()
-                .position(|rule| rule.types.matches(entity_type) && rule.pattern.matches(pattern)),
+                .position(|r| r.applies_at(entity_type, pattern)),
         }
     }
 
@@ -92,21 +76,6 @@ impl<'h> HookCache<'h> {
             hooks: self.hooks,
             applicable: self.applicable(entity_type, pattern),
         }
-    }
-
-    /// [`NormalizationHooks::prunes`].
-    pub fn prunes(&self, node: &DeepNode<'_>) -> bool {
-        self.at(node.entity_type, node.pattern).prunes(node)
-    }
-
-    /// [`NormalizationHooks::masks`].
-    pub fn masks(&self, node: &DeepNode<'_>) -> bool {
-        self.at(node.entity_type, node.pattern).masks()
-    }
-
-    /// [`NormalizationHooks::is_unresolved`].
-    pub fn is_unresolved(&self, node: &DeepNode<'_>) -> bool {
-        self.at(node.entity_type, node.pattern).is_unresolved(node)
     }
 
     /// [`NormalizationHooks::order_key`].
@@ -142,6 +111,16 @@ impl RulesAt<'_> {
             .iter()
             .any(|&i| self.hooks.unresolved[i].value.matches(node.value))
     }
+}
+
+/// Positions of the rules that apply.
+fn indices<T>(rules: &[T], applies: impl Fn(&T) -> bool) -> Vec<usize> {
+    rules
+        .iter()
+        .enumerate()
+        .filter(|(_, rule)| applies(rule))
+        .map(|(i, _)| i)
+        .collect()
 }
 
 #[cfg(test)]
@@ -182,10 +161,11 @@ mod tests {
                         for side in [Side::Declared, Side::Live] {
                             for c in [Counterpart::Absent, Counterpart::Present] {
                                 let node = DeepNode::at(t, p, v, side, c);
-                                assert_eq!(cache.prunes(&node), hooks.prunes(&node), "{t} {p}");
-                                assert_eq!(cache.masks(&node), hooks.masks(&node), "{t} {p}");
+                                let rules = cache.at(t, p);
+                                assert_eq!(rules.prunes(&node), hooks.prunes(&node), "{t} {p}");
+                                assert_eq!(rules.masks(), hooks.masks(&node), "{t} {p}");
                                 assert_eq!(
-                                    cache.is_unresolved(&node),
+                                    rules.is_unresolved(&node),
                                     hooks.is_unresolved(&node),
                                     "{t} {p}"
                                 );
@@ -230,12 +210,13 @@ mod tests {
                 Counterpart::Absent,
             )
         };
-        assert!(cache.prunes(&at(&one)));
-        assert!(!cache.prunes(&at(&two)));
+        let rules = cache.at("A::Thing", "spec.replicas");
+        assert!(rules.prunes(&at(&one)));
+        assert!(!rules.prunes(&at(&two)));
         let declared = DeepNode {
             counterpart: Counterpart::Present,
             ..at(&one)
         };
-        assert!(!cache.prunes(&declared));
+        assert!(!rules.prunes(&declared));
     }
 }
