@@ -9,8 +9,9 @@
 mod support;
 
 use chant_testkit::FakeHttp;
-use serde_json::Value;
-use support::{Project, predict_declared, sorted_keys};
+use support::{
+    Project, assert_declared_edges, assert_unsupported_kinds, predict_declared, sorted_keys,
+};
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_chant-example-engine");
 
@@ -43,14 +44,7 @@ fn predicts_the_declared_template_with_its_declared_edges() {
         ["Alerts", "Api", "Role"],
         "{declared}"
     );
-    let unpredicted = declared["unpredicted"].as_object().unwrap();
-    for (name, hole) in unpredicted {
-        assert_eq!(hole["reason"], "unsupported-kind", "{name}");
-        assert!(
-            hole["type"].as_str().unwrap().starts_with("AWS::"),
-            "{name}"
-        );
-    }
+    assert_unsupported_kinds(&declared, "AWS::");
     // A priced queue carries its figure's currency.
     assert_eq!(
         declared["entities"]["Jobs"]["cost"]["currency"], "USD",
@@ -59,14 +53,7 @@ fn predicts_the_declared_template_with_its_declared_edges() {
     assert_eq!(report["complete"], false);
 
     // Api → Role (!GetAtt), Api → Jobs (!Ref), Api → Alerts (!Sub), Jobs → Dead (!GetAtt []).
-    let coverage = &declared["meta"]["edgeCoverage"];
-    assert_eq!(coverage["verdict"], "complete", "{coverage}");
-    assert_eq!(coverage["origin"], "declared", "{coverage}");
-    assert_eq!(coverage["edges"], 4, "{coverage}");
-    let dangling: Vec<&Value> = coverage["dangling"].as_array().unwrap().iter().collect();
-    assert_eq!(dangling.len(), 1, "{coverage}");
-    assert_eq!(dangling[0]["from"], "Api");
-    assert_eq!(dangling[0]["value"], "Stage");
+    assert_declared_edges(&declared, 4, "Api", "Stage");
 
     assert!(
         aws.requests().is_empty(),

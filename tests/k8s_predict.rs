@@ -9,8 +9,9 @@
 mod support;
 
 use chant_testkit::kube_api::{FakeKubeApi, KubeconfigSpec};
-use serde_json::Value;
-use support::{Project, predict_declared, sorted_keys};
+use support::{
+    Project, assert_declared_edges, assert_unsupported_kinds, predict_declared, sorted_keys,
+};
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_chant-example-engine");
 
@@ -48,27 +49,18 @@ fn predicts_the_declared_objects_with_their_declared_edges() {
         ],
         "{declared}"
     );
-    let unpredicted = declared["unpredicted"].as_object().unwrap();
-    for (name, hole) in unpredicted {
-        assert_eq!(hole["reason"], "unsupported-kind", "{name}");
-        assert!(
-            hole["type"].as_str().unwrap().starts_with("K8s::"),
-            "{name}"
-        );
-    }
+    assert_unsupported_kinds(&declared, "K8s::");
     assert_eq!(report["complete"], false);
 
     // deploymentWeb → serviceAccountWeb, configMapSettings (envFrom and volume), secretDb;
     // ingressWeb → serviceWeb; roleBindingWeb → roleWeb, serviceAccountWeb;
     // horizontalPodAutoscalerWeb → deploymentWeb. The PVC `data` is not declared.
-    let coverage = &declared["meta"]["edgeCoverage"];
-    assert_eq!(coverage["verdict"], "complete", "{coverage}");
-    assert_eq!(coverage["origin"], "declared", "{coverage}");
-    assert_eq!(coverage["edges"], 8, "{coverage}");
-    let dangling: Vec<&Value> = coverage["dangling"].as_array().unwrap().iter().collect();
-    assert_eq!(dangling.len(), 1, "{coverage}");
-    assert_eq!(dangling[0]["from"], "deploymentWeb");
-    assert_eq!(dangling[0]["value"], "PersistentVolumeClaim/shop/data");
+    assert_declared_edges(
+        &declared,
+        8,
+        "deploymentWeb",
+        "PersistentVolumeClaim/shop/data",
+    );
 
     assert_eq!(
         server.request_count(),

@@ -3,7 +3,7 @@
 //! 127.0.0.1 and as a command — plus a fake HTTP engine for the misbehaviour no real
 //! engine should show (echoing the token back).
 
-use crate::support::{Project, snapshot};
+use crate::support::{PREDICT, PREDICT_JSON, Project, snapshot};
 use chant_testkit::{FakeHttp, Reply};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -108,17 +108,7 @@ fn assert_full_answer(run: &crate::support::Run) {
 fn predicts_over_http_with_a_bearer_token() {
     let server = Server::with_token(&[]);
     let p = project();
-    assert_full_answer(&p.chant_with(
-        &[
-            "lifecycle",
-            "predict",
-            "dev",
-            "--traffic",
-            "100 rps",
-            "--json",
-        ],
-        &http(&server.url),
-    ));
+    assert_full_answer(&p.chant_with(PREDICT_JSON, &http(&server.url)));
     let human = p.chant_with(
         &[
             "lifecycle",
@@ -144,42 +134,19 @@ fn predicts_over_http_with_a_bearer_token() {
 #[test]
 fn predicts_over_a_command() {
     let p = project();
-    assert_full_answer(&p.chant_with(
-        &[
-            "lifecycle",
-            "predict",
-            "dev",
-            "--traffic",
-            "100 rps",
-            "--json",
-        ],
-        &[("CHANT_BEHAVIOUR_ENGINE_SCRIPTED", ENGINE)],
-    ));
+    assert_full_answer(&p.chant_with(PREDICT_JSON, &[("CHANT_BEHAVIOUR_ENGINE_SCRIPTED", ENGINE)]));
 }
 
 #[test]
 fn a_partial_answer_is_amber_with_each_reason() {
     let p = project();
     with_unpriced_entity(&p);
-    let run = p.chant_with(
-        &["lifecycle", "predict", "dev", "--traffic", "100 rps"],
-        &[("CHANT_BEHAVIOUR_ENGINE", ENGINE)],
-    );
+    let run = p.chant_with(PREDICT, &[("CHANT_BEHAVIOUR_ENGINE", ENGINE)]);
     assert_eq!(run.code, 0, "{}", run.transcript());
     snapshot("predict_partial", &p, &run.transcript());
 
     let server = Server::with_token(&[]);
-    let json = p.chant_with(
-        &[
-            "lifecycle",
-            "predict",
-            "dev",
-            "--traffic",
-            "100 rps",
-            "--json",
-        ],
-        &http(&server.url),
-    );
+    let json = p.chant_with(PREDICT_JSON, &http(&server.url));
     let report = json.json();
     assert_eq!(report["complete"], false);
     let declared = &report["lexicons"][0]["declared"];
@@ -194,7 +161,7 @@ fn a_partial_answer_is_amber_with_each_reason() {
 #[test]
 fn no_engine_configured_is_a_red_refusal_naming_the_variables() {
     let p = project();
-    let run = p.chant(&["lifecycle", "predict", "dev", "--traffic", "100 rps"]);
+    let run = p.chant(PREDICT);
     assert_eq!(run.code, 1, "{}", run.transcript());
     assert!(
         run.stdout.is_empty(),
@@ -202,16 +169,7 @@ fn no_engine_configured_is_a_red_refusal_naming_the_variables() {
         run.stdout
     );
     snapshot("predict_refused_no_engine", &p, &run.transcript());
-    let json = p
-        .chant(&[
-            "lifecycle",
-            "predict",
-            "dev",
-            "--traffic",
-            "100 rps",
-            "--json",
-        ])
-        .json();
+    let json = p.chant(PREDICT_JSON).json();
     let refusal = &json["lexicons"][0]["declared"];
     assert_eq!(refusal["outcome"], "refusal");
     assert_eq!(refusal["cause"], "no-engine");
@@ -265,10 +223,7 @@ fn an_unreachable_engine_names_its_address() {
     let url = format!("http://{}/predict", closed.local_addr().unwrap());
     drop(closed);
     let p = project();
-    let run = p.chant_with(
-        &["lifecycle", "predict", "dev", "--traffic", "100 rps"],
-        &http(&url),
-    );
+    let run = p.chant_with(PREDICT, &http(&url));
     assert_eq!(run.code, 1, "{}", run.transcript());
     assert!(run.stderr.contains("engine-unreachable"), "{}", run.stderr);
     assert!(
@@ -278,7 +233,7 @@ fn an_unreachable_engine_names_its_address() {
         run.stderr
     );
     let missing = p.chant_with(
-        &["lifecycle", "predict", "dev", "--traffic", "100 rps"],
+        PREDICT,
         &[("CHANT_BEHAVIOUR_ENGINE", "no-such-behaviour-engine --fast")],
     );
     assert_eq!(missing.code, 1);
@@ -356,19 +311,13 @@ fn engine_refusals_have_their_own_causes() {
     ];
     for (engine_args, cause, remedy) in cases {
         let server = Server::start(engine_args);
-        let run = p.chant_with(
-            &["lifecycle", "predict", "dev", "--traffic", "100 rps"],
-            &http(&server.url),
-        );
+        let run = p.chant_with(PREDICT, &http(&server.url));
         assert_eq!(run.code, 1, "{}", run.transcript());
         assert!(run.stderr.contains(cause), "{cause}: {}", run.stderr);
         assert!(run.stderr.contains(remedy), "{remedy}: {}", run.stderr);
     }
     let server = Server::with_token(&[]);
-    let no_token = p.chant_with(
-        &["lifecycle", "predict", "dev", "--traffic", "100 rps"],
-        &[("CHANT_BEHAVIOUR_ENGINE", server.url.as_str())],
-    );
+    let no_token = p.chant_with(PREDICT, &[("CHANT_BEHAVIOUR_ENGINE", server.url.as_str())]);
     assert_eq!(no_token.code, 1);
     assert!(
         no_token
@@ -427,10 +376,7 @@ fn a_credential_in_props_is_never_sent() {
     let script = script.display().to_string();
 
     // The control: a clean estate does reach the command.
-    let control = p.chant_with(
-        &["lifecycle", "predict", "dev", "--traffic", "100 rps"],
-        &[("CHANT_BEHAVIOUR_ENGINE", script.as_str())],
-    );
+    let control = p.chant_with(PREDICT, &[("CHANT_BEHAVIOUR_ENGINE", script.as_str())]);
     assert!(marker.exists(), "{}", control.transcript());
     std::fs::remove_file(&marker).unwrap();
 
@@ -442,10 +388,7 @@ fn a_credential_in_props_is_never_sent() {
         http(&server.url()),
         vec![("CHANT_BEHAVIOUR_ENGINE", script.as_str())],
     ] {
-        let run = p.chant_with(
-            &["lifecycle", "predict", "dev", "--traffic", "100 rps"],
-            &engine,
-        );
+        let run = p.chant_with(PREDICT, &engine);
         assert_eq!(run.code, 1, "{}", run.transcript());
         assert!(run.stderr.contains("prediction failed — the behaviour request carries a credential (a password in URL userinfo at entities.db.props.dsn)"), "{}", run.stderr);
         assert!(
@@ -463,17 +406,7 @@ fn a_credential_in_props_is_never_sent() {
         http(&server.url()),
         vec![("CHANT_BEHAVIOUR_ENGINE", script.as_str())],
     ] {
-        let run = p.chant_with(
-            &[
-                "lifecycle",
-                "predict",
-                "dev",
-                "--traffic",
-                "100 rps",
-                "--json",
-            ],
-            &engine,
-        );
+        let run = p.chant_with(PREDICT_JSON, &engine);
         assert_eq!(run.code, 1, "{}", run.transcript());
         let refusal = &run.json()["lexicons"][0]["declared"];
         assert_eq!(refusal["cause"], "credential-in-request", "{refusal}");

@@ -165,7 +165,18 @@ pub fn run_chant_with(project: Option<&Path>, args: &[&str], variables: &[(&str,
     }
 }
 
-/// `lifecycle predict dev --traffic "100 rps" --json` with `variables`, checked to exit 0
+/// `lifecycle predict dev` at 100 rps, human and JSON.
+pub const PREDICT: &[&str] = &["lifecycle", "predict", "dev", "--traffic", "100 rps"];
+pub const PREDICT_JSON: &[&str] = &[
+    "lifecycle",
+    "predict",
+    "dev",
+    "--traffic",
+    "100 rps",
+    "--json",
+];
+
+/// [`PREDICT_JSON`] with `variables`, checked to exit 0
 /// with an answered report for one lexicon: the whole report, and that lexicon's
 /// `declared` side.
 pub fn predict_declared(
@@ -173,17 +184,7 @@ pub fn predict_declared(
     lexicon: &str,
     variables: &[(&str, &str)],
 ) -> (serde_json::Value, serde_json::Value) {
-    let run = project.chant_with(
-        &[
-            "lifecycle",
-            "predict",
-            "dev",
-            "--traffic",
-            "100 rps",
-            "--json",
-        ],
-        variables,
-    );
+    let run = project.chant_with(PREDICT_JSON, variables);
     assert_eq!(run.code, 0, "{}", run.transcript());
     let report = run.json();
     assert_eq!(report["schema"], "chant.predict/v1");
@@ -203,6 +204,32 @@ pub fn sorted_keys<'a>(declared: &'a serde_json::Value, field: &str) -> Vec<&'a 
         .unwrap_or_default();
     keys.sort_unstable();
     keys
+}
+
+/// Every unpredicted entity of a predicted side is an `unsupported-kind` hole whose type
+/// starts with `type_prefix`.
+pub fn assert_unsupported_kinds(declared: &serde_json::Value, type_prefix: &str) {
+    let unpredicted = declared["unpredicted"].as_object().unwrap();
+    for (name, hole) in unpredicted {
+        assert_eq!(hole["reason"], "unsupported-kind", "{name}");
+        assert!(
+            hole["type"].as_str().unwrap().starts_with(type_prefix),
+            "{name}"
+        );
+    }
+}
+
+/// A predicted side's edge coverage: complete, from the declaration, `edges` edges, and
+/// one dangling reference, `value` from `from`.
+pub fn assert_declared_edges(declared: &serde_json::Value, edges: u64, from: &str, value: &str) {
+    let coverage = &declared["meta"]["edgeCoverage"];
+    assert_eq!(coverage["verdict"], "complete", "{coverage}");
+    assert_eq!(coverage["origin"], "declared", "{coverage}");
+    assert_eq!(coverage["edges"], edges, "{coverage}");
+    let dangling = coverage["dangling"].as_array().unwrap();
+    assert_eq!(dangling.len(), 1, "{coverage}");
+    assert_eq!(dangling[0]["from"], from);
+    assert_eq!(dangling[0]["value"], value);
 }
 
 /// Snapshot `text` into `snapshots/`, with the project's path, timestamps and commit ids
