@@ -3,7 +3,7 @@
 
 use crate::kinds::{entity_type, split_api_version};
 use crate::naming::{self, Nameable};
-use crate::yaml::parse_documents;
+use crate::yaml::{Chunk, Document, DocumentError, chunks, parse_documents};
 use chant_lexicon::exec::{Command, Exec};
 use chant_lexicon::parallel::map_on_every_core;
 use chant_lexicon::{DeclaredEntity, SourceDiagnostic};
@@ -139,26 +139,63 @@ async fn render_kustomize(dir: &Path, exec: &dyn Exec) -> Result<String, SourceD
     Ok(output.stdout)
 }
 
-/// Parse files on every core (YAML parsing is the declared side's whole cost), keeping
-/// their order.
+/// Parse the files' documents on every core (YAML parsing is the declared side's whole
+/// cost), keeping their order; a file's first bad document is its error.
 fn parse_files(files: &[(PathBuf, String)]) -> Vec<Result<Vec<Found>, SourceDiagnostic>> {
-    map_on_every_core(files, || (), |_, (file, text)| objects_of(file, text))
+    let chunks: Vec<(usize, Chunk<'_>)> = files
+        .iter()
+        .enumerate()
+        .flat_map(|(i, (_, text))| chunks(text).into_iter().map(move |c| (i, c)))
+        .collect();
+    let mut parsed = map_on_every_core(&chunks, || (), |_, (_, chunk)| chunk.parse()).into_iter();
+    let mut chunk_files = chunks.iter().map(|(i, _)| *i).peekable();
+    files
+        .iter()
+        .enumerate()
+        .map(|(i, (file, text))| {
+            let mut documents = Vec::new();
+            let mut failed = None;
+            while chunk_files.next_if_eq(&i).is_some() {
+                match parsed.next().expect("one result per chunk") {
+                    Ok(document) => documents.extend(document),
+                    Err(e) => {
+                        failed.get_or_insert(e);
+                    }
+                }
+            }
+            match failed {
+                Some(e) => Err(invalid_yaml(file, text, e)),
+                None => objects_from(file, text, documents),
+            }
+        })
+        .collect()
 }
 
 /// The objects of one file (a `List` document contributes its items).
 fn objects_of(file: &Path, text: &str) -> Result<Vec<Found>, SourceDiagnostic> {
-    let documents = parse_documents(text).map_err(|e| {
-        SourceDiagnostic::new(
-            file,
-            format!("document {} is not valid YAML: {}", e.index + 1, e.message),
-        )
-        .at_line(text, e.line, None)
-        .label("here")
-    })?;
+    let documents = parse_documents(text).map_err(|e| invalid_yaml(file, text, e))?;
+    objects_from(file, text, documents)
+}
+
+fn invalid_yaml(file: &Path, text: &str, e: DocumentError) -> SourceDiagnostic {
+    SourceDiagnostic::new(
+        file,
+        format!("document {} is not valid YAML: {}", e.index + 1, e.message),
+    )
+    .at_line(text, e.line, None)
+    .label("here")
+}
+
+fn objects_from(
+    file: &Path,
+    text: &str,
+    documents: Vec<Document>,
+) -> Result<Vec<Found>, SourceDiagnostic> {
     let mut out = Vec::new();
-    for doc in documents {
-        let items = match doc.value.get("items").and_then(Value::as_array) {
-            Some(items) if is_list(&doc.value) => items.clone(),
+    for mut doc in documents {
+        let list = is_list(&doc.value);
+        let items = match doc.value.get_mut("items") {
+            Some(Value::Array(items)) if list => std::mem::take(items),
             _ => vec![doc.value],
         };
         for object in items {

