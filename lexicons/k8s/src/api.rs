@@ -187,7 +187,7 @@ pub struct Cluster {
     policy: RequestPolicy,
     sent: AtomicUsize,
     permits: tokio::sync::Semaphore,
-    lists: InFlight<Result<Vec<Value>, ApiError>>,
+    lists: InFlight<Result<Arc<[Value]>, ApiError>>,
 }
 
 impl Cluster {
@@ -235,10 +235,14 @@ impl Cluster {
         &self,
         collection: &str,
         label_selector: Option<&str>,
-    ) -> Result<Vec<Value>, ApiError> {
+    ) -> Result<Arc<[Value]>, ApiError> {
         let key = format!("{collection}?{}", label_selector.unwrap_or_default());
         self.lists
-            .run(key, || self.list_pages(collection, label_selector))
+            .run(key, || async {
+                self.list_pages(collection, label_selector)
+                    .await
+                    .map(Arc::from)
+            })
             .await
     }
 

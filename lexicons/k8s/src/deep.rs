@@ -66,10 +66,7 @@ pub async fn observe(
                     continue;
                 }
                 let owners = field_owners(&object);
-                let mut properties = object;
-                if let Some(meta) = properties["metadata"].as_object_mut() {
-                    meta.remove("managedFields");
-                }
+                let properties = without_managed_fields(&object);
                 out.resources.insert(
                     entity.name.clone(),
                     DeepResourceObservation {
@@ -85,6 +82,28 @@ pub async fn observe(
         }
     }
     Ok(out)
+}
+
+/// A copy of the object without `metadata.managedFields` (read into `fieldOwners`).
+fn without_managed_fields(object: &Value) -> Value {
+    let Value::Object(fields) = object else {
+        return object.clone();
+    };
+    let copy = fields
+        .iter()
+        .map(|(key, value)| match (key.as_str(), value) {
+            ("metadata", Value::Object(meta)) => {
+                let meta = meta
+                    .iter()
+                    .filter(|(k, _)| *k != "managedFields")
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                (key.clone(), Value::Object(meta))
+            }
+            _ => (key.clone(), value.clone()),
+        })
+        .collect();
+    Value::Object(copy)
 }
 
 const POD_OWNERS: [&str; 7] = [

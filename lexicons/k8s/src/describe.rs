@@ -121,7 +121,7 @@ fn report_undeclared(
     }
 
     for listed in swept {
-        for object in &listed.items {
+        for object in listed.items.iter() {
             if is_declared(object, &declared_uids) {
                 continue;
             }

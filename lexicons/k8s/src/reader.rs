@@ -7,12 +7,51 @@ use crate::session::{Session, Target, Unaddressable};
 use chant_lexicon::{DeclaredEntity, UnobservedReason, bounded_concurrently};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Read {
-    Present(Value),
+    Present(LiveObject),
     Absent,
     Unobserved(UnobservedReason, String),
+}
+
+/// A live object, shared with the answer it came in: the thin and the deep read of one
+/// command read the same LIST, and neither copies it.
+#[derive(Clone, Debug)]
+pub struct LiveObject {
+    answer: Arc<[Value]>,
+    index: usize,
+}
+
+impl LiveObject {
+    pub fn new(object: Value) -> Self {
+        LiveObject {
+            answer: Arc::from([object]),
+            index: 0,
+        }
+    }
+
+    fn listed(answer: &Arc<[Value]>, index: usize) -> Self {
+        LiveObject {
+            answer: answer.clone(),
+            index,
+        }
+    }
+}
+
+impl std::ops::Deref for LiveObject {
+    type Target = Value;
+
+    fn deref(&self) -> &Value {
+        &self.answer[self.index]
+    }
+}
+
+impl PartialEq for LiveObject {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -20,14 +59,13 @@ pub struct EntityRead {
     pub read: Read,
     /// The exact request path.
     pub queried: Option<String>,
-    pub target: Option<Target>,
 }
 
 /// Everything a LIST of one kind in one namespace returned.
 #[derive(Clone, Debug)]
 pub struct Listed {
     pub info: KindInfo,
-    pub items: Vec<Value>,
+    pub items: Arc<[Value]>,
 }
 
 /// One extra LIST, and what its failure note says was being looked for.
@@ -76,11 +114,6 @@ pub struct Reads {
     pub listed: Vec<Listed>,
 }
 
-enum Task {
-    List(Vec<usize>),
-    Get(usize),
-}
-
 pub async fn read_entities(
     session: &Session,
     entities: &[DeclaredEntity],
@@ -104,14 +137,15 @@ pub async fn resolve_targets(
     .await
 }
 
-type GroupKey = (String, String, String, String);
+/// Targets read by one request: the same kind in the same namespace.
+type GroupKey<'t> = (&'t str, &'t str, &'t str, &'t str);
 
-fn group_key(t: &Target) -> GroupKey {
+fn group_key(t: &Target) -> GroupKey<'_> {
     (
-        t.info.group.clone(),
-        t.info.version.clone(),
-        t.info.plural.clone(),
-        t.namespace.clone().unwrap_or_default(),
+        &t.info.group,
+        &t.info.version,
+        &t.info.plural,
+        t.namespace.as_deref().unwrap_or_default(),
     )
 }
 
@@ -134,30 +168,23 @@ pub async fn read_targets(
     targets: &[Result<Target, Unaddressable>],
     pool: usize,
 ) -> Reads {
-    let count = targets.len();
-    let mut results: Vec<Option<EntityRead>> = vec![None; count];
-    let mut groups: BTreeMap<GroupKey, Vec<usize>> = BTreeMap::new();
-    let mut resolved: Vec<Option<Target>> = vec![None; count];
+    let mut results: Vec<Option<EntityRead>> = vec![None; targets.len()];
+    let mut groups: BTreeMap<GroupKey<'_>, Vec<usize>> = BTreeMap::new();
     for (i, target) in targets.iter().enumerate() {
+        let unread = |read| {
+            Some(EntityRead {
+                read,
+                queried: None,
+            })
+        };
         match target {
-            Ok(t) => {
-                groups.entry(group_key(t)).or_default().push(i);
-                resolved[i] = Some(t.clone());
-            }
+            Ok(t) => groups.entry(group_key(t)).or_default().push(i),
             Err(Unaddressable::NotServed { detail }) => {
                 tracing::debug!("not served: {detail}");
-                results[i] = Some(EntityRead {
-                    read: Read::Absent,
-                    queried: None,
-                    target: None,
-                });
+                results[i] = unread(Read::Absent);
             }
             Err(Unaddressable::Unobserved { reason, detail }) => {
-                results[i] = Some(EntityRead {
-                    read: Read::Unobserved(*reason, detail.clone()),
-                    queried: None,
-                    target: None,
-                });
+                results[i] = unread(Read::Unobserved(*reason, detail.clone()));
             }
         }
     }
@@ -171,14 +198,10 @@ pub async fn read_targets(
             }
         })
         .collect();
-    let resolved = &resolved;
     let outcomes = bounded_concurrently(tasks, pool, |task| async move {
         match task {
-            Task::Get(i) => {
-                let target = resolved[i].as_ref().expect("a resolved target");
-                vec![(i, get(session, target).await)]
-            }
-            Task::List(members) => list_group(session, resolved, members).await,
+            Task::Get(i) => vec![(i, get(session, resolved(targets, i)).await)],
+            Task::List(members) => list_group(session, targets, members).await,
         }
     })
     .await;
@@ -192,8 +215,7 @@ pub async fn read_targets(
         }
     }
     let gets = bounded_concurrently(fallback, pool, |i| async move {
-        let target = resolved[i].as_ref().expect("a resolved target");
-        (i, get(session, target).await)
+        (i, get(session, resolved(targets, i)).await)
     })
     .await;
     for (i, outcome) in gets {
@@ -208,12 +230,17 @@ pub async fn read_targets(
                 r.unwrap_or(EntityRead {
                     read: Read::Unobserved(UnobservedReason::ReadFailed, "not read".into()),
                     queried: None,
-                    target: None,
                 })
             })
             .collect(),
         listed,
     }
+}
+
+/// Declared objects by their position in the targets.
+enum Task {
+    List(Vec<usize>),
+    Get(usize),
 }
 
 enum Outcome {
@@ -223,10 +250,16 @@ enum Outcome {
     Listed(Listed),
 }
 
+fn resolved(targets: &[Result<Target, Unaddressable>], i: usize) -> &Target {
+    targets[i]
+        .as_ref()
+        .expect("tasks hold resolved targets only")
+}
+
 async fn get(session: &Session, target: &Target) -> Outcome {
     let path = target.path();
     let read = match session.binding.cluster.get(&path).await {
-        Ok(object) => Read::Present(object),
+        Ok(object) => Read::Present(LiveObject::new(object)),
         Err(e) if e.is_not_found() => Read::Absent,
         Err(e) => {
             let (reason, detail) = session.classify(&e);
@@ -236,41 +269,39 @@ async fn get(session: &Session, target: &Target) -> Outcome {
     Outcome::Done(EntityRead {
         read,
         queried: Some(path),
-        target: Some(target.clone()),
     })
 }
 
 async fn list_group(
     session: &Session,
-    resolved: &[Option<Target>],
+    targets: &[Result<Target, Unaddressable>],
     members: Vec<usize>,
 ) -> Vec<(usize, Outcome)> {
-    let first = resolved[members[0]].as_ref().expect("a resolved target");
+    let first = resolved(targets, members[0]);
     let collection = first.collection();
+    let every = |read: &dyn Fn(&Target) -> Read| -> Vec<(usize, Outcome)> {
+        members
+            .iter()
+            .map(|&i| {
+                let done = EntityRead {
+                    read: read(resolved(targets, i)),
+                    queried: Some(collection.clone()),
+                };
+                (i, Outcome::Done(done))
+            })
+            .collect()
+    };
     match session.binding.cluster.list(&collection, None).await {
         Ok(items) => {
-            let by_name: HashMap<&str, &Value> = items
+            let by_name: HashMap<&str, usize> = items
                 .iter()
-                .filter_map(|o| Some((o["metadata"]["name"].as_str()?, o)))
+                .enumerate()
+                .filter_map(|(index, o)| Some((o["metadata"]["name"].as_str()?, index)))
                 .collect();
-            let mut out: Vec<(usize, Outcome)> = members
-                .iter()
-                .map(|&i| {
-                    let target = resolved[i].as_ref().expect("a resolved target");
-                    let read = match by_name.get(target.name.as_str()) {
-                        Some(object) => Read::Present((*object).clone()),
-                        None => Read::Absent,
-                    };
-                    (
-                        i,
-                        Outcome::Done(EntityRead {
-                            read,
-                            queried: Some(collection.clone()),
-                            target: Some(target.clone()),
-                        }),
-                    )
-                })
-                .collect();
+            let mut out = every(&|target| match by_name.get(target.name.as_str()) {
+                Some(&index) => Read::Present(LiveObject::listed(&items, index)),
+                None => Read::Absent,
+            });
             out.push((
                 usize::MAX,
                 Outcome::Listed(Listed {
@@ -284,35 +315,10 @@ async fn list_group(
             .into_iter()
             .map(|i| (i, Outcome::Forbidden))
             .collect(),
-        Err(e) if e.is_not_found() => members
-            .into_iter()
-            .map(|i| {
-                let target = resolved[i].as_ref().expect("a resolved target");
-                (
-                    i,
-                    Outcome::Done(EntityRead {
-                        read: Read::Absent,
-                        queried: Some(collection.clone()),
-                        target: Some(target.clone()),
-                    }),
-                )
-            })
-            .collect(),
+        Err(e) if e.is_not_found() => every(&|_| Read::Absent),
         Err(e) => {
             let (reason, detail) = session.classify(&e);
-            members
-                .into_iter()
-                .map(|i| {
-                    (
-                        i,
-                        Outcome::Done(EntityRead {
-                            read: Read::Unobserved(reason, detail.clone()),
-                            queried: Some(collection.clone()),
-                            target: resolved[i].clone(),
-                        }),
-                    )
-                })
-                .collect()
+            every(&|_| Read::Unobserved(reason, detail.clone()))
         }
     }
 }

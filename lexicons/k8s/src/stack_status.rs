@@ -51,7 +51,11 @@ pub async fn describe(lexicon: &K8sLexicon, request: &StackStatusRequest) -> Opt
     if results.iter().all(Result::is_err) {
         return None;
     }
-    let objects: Vec<Value> = results.into_iter().flatten().flatten().collect();
+    let objects: Vec<Value> = results
+        .into_iter()
+        .flatten()
+        .flat_map(|items| items.iter().cloned().collect::<Vec<_>>())
+        .collect();
     Some(summarize(&request.stack, &objects))
 }
 

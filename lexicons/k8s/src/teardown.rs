@@ -86,7 +86,7 @@ pub async fn plan(lexicon: &K8sLexicon, request: &TeardownRequest) -> HookResult
     let mut holes = Vec::new();
     for (info, result) in lists {
         match result {
-            Ok(items) => found.extend(items.into_iter().map(|o| (info.clone(), o))),
+            Ok(items) => found.extend(items.iter().map(|o| (info.clone(), o.clone()))),
             Err(e) if e.is_not_found() => {}
             Err(e) => holes.push(TeardownHole {
                 kind: info.entity_type(),
