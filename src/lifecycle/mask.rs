@@ -24,8 +24,39 @@ static SENSITIVE_KEY: LazyLock<Regex> = LazyLock::new(|| {
 /// Does this property name hold secret material? `MasterUserPassword`, `ClientSecret`,
 /// `private_key`, `ConnectionString` do; `Key`, `KeyName`, `KmsKeyId`, `Value`, `Name`
 /// do not.
+///
+/// Asked of every key of every tree a deep diff reads, so an ASCII key (nearly all of
+/// them) is matched by hand; anything else goes through the pattern, whose `(?i)` folds
+/// Unicode case as well.
 pub fn is_sensitive_key(key: &str) -> bool {
-    SENSITIVE_KEY.is_match(key)
+    if !key.is_ascii() {
+        return SENSITIVE_KEY.is_match(key);
+    }
+    let bytes = key.as_bytes();
+    (0..bytes.len()).any(|i| {
+        let rest = &bytes[i..];
+        match bytes[i].to_ascii_lowercase() {
+            b'p' => starts(rest, b"password") || joined(rest, b"private", b"key"),
+            b's' => starts(rest, b"secret"),
+            b't' => starts(rest, b"token"),
+            b'c' => starts(rest, b"credential") || joined(rest, b"connection", b"string"),
+            _ => false,
+        }
+    })
+}
+
+fn starts(text: &[u8], word: &[u8]) -> bool {
+    text.len() >= word.len() && text[..word.len()].eq_ignore_ascii_case(word)
+}
+
+/// `first`, at most one character (not a newline), then `second`: the pattern's `.?`.
+fn joined(text: &[u8], first: &[u8], second: &[u8]) -> bool {
+    if !starts(text, first) {
+        return false;
+    }
+    let rest = &text[first.len()..];
+    starts(rest, second)
+        || (rest.first().is_some_and(|b| *b != b'\n') && starts(&rest[1..], second))
 }
 
 fn masked() -> Value {
@@ -68,9 +99,28 @@ pub fn mask_metadata(meta: &ResourceMetadata) -> ResourceMetadata {
 /// A whole thin observation, masked (what a snapshot stores and a report prints).
 pub fn mask_observation(mut observation: Observation) -> Observation {
     for meta in observation.resources.values_mut() {
-        meta.attributes = mask_attributes(&meta.attributes);
+        mask_in_place(&mut meta.attributes);
     }
     observation
+}
+
+/// [`mask_attributes`] without copying what needs no mask.
+fn mask_in_place(attributes: &mut Map<String, Value>) {
+    for (key, value) in attributes.iter_mut() {
+        if is_sensitive_key(key) {
+            *value = masked();
+        } else {
+            mask_value_in_place(value);
+        }
+    }
+}
+
+fn mask_value_in_place(value: &mut Value) {
+    match value {
+        Value::Object(map) => mask_in_place(map),
+        Value::Array(items) => items.iter_mut().for_each(mask_value_in_place),
+        _ => {}
+    }
 }
 
 /// A property tree masked by key name and by the lexicon's structural mask rules
@@ -174,6 +224,50 @@ mod tests {
         }
         for key in ["Key", "KeyName", "KmsKeyId", "Value", "Name", "Tags"] {
             assert!(!is_sensitive_key(key), "{key} should not be sensitive");
+        }
+    }
+
+    #[test]
+    fn the_hand_matcher_answers_as_the_pattern_does() {
+        let keys = [
+            "MasterUserPassword",
+            "ClientSecret",
+            "private_key",
+            "PrivateKey",
+            "private-key",
+            "privatekey",
+            "private__key",
+            "private\nkey",
+            "ConnectionString",
+            "connection string",
+            "connection__string",
+            "apiToken",
+            "Credentials",
+            "Key",
+            "KeyName",
+            "KmsKeyId",
+            "Value",
+            "Name",
+            "",
+            "p",
+            "privat",
+            "key",
+            "PASSWORD",
+            "token.",
+            "xsecretx",
+            "private",
+            "connection",
+            "stringconnection",
+            "keyprivate",
+            "ſecret",
+            "pässword",
+        ];
+        for key in keys {
+            assert_eq!(
+                is_sensitive_key(key),
+                SENSITIVE_KEY.is_match(key),
+                "{key:?}"
+            );
         }
     }
 
