@@ -94,6 +94,12 @@ pub struct RulesAt<'h> {
 }
 
 impl RulesAt<'_> {
+    /// Whether any prune rule applies here: where none does, [`RulesAt::prunes`] is false
+    /// whatever the node, so a caller need not work out its counterpart.
+    pub fn may_prune(&self) -> bool {
+        !self.applicable.prune.is_empty()
+    }
+
     pub fn prunes(&self, node: &DeepNode<'_>) -> bool {
         self.applicable
             .prune

@@ -7,15 +7,15 @@
 //! Wire vocabulary against the reference's deep diff: `drifted` ↔ `changed`,
 //! `unclaimed` ↔ `undeclared`, `absent` ↔ `absent`.
 
-use super::flatten::{flatten, is_leaf};
+use super::flatten::{ArrayAt, element_keys, flatten, is_leaf};
 use super::normalize::{UNRESOLVED, normalize};
-use super::path::ancestors;
+use super::path::{Segment, TreePath, ancestors};
 use crate::lifecycle::baseline::EntityBaseline;
 use crate::lifecycle::canonical::json_equal;
 use chant_lexicon::{HookCache, NormalizationHooks, Side};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -107,56 +107,148 @@ pub struct EntityFields {
     pub unchanged: usize,
 }
 
-/// Classify one entity. `declared` and `live` are [`flatten_nodes`](super::flatten_nodes)
-/// of the two normalized trees.
+/// Classify one entity from its two normalized trees, walked together. Rows come out in
+/// path order.
 ///
 /// Where one side has a leaf and the other a container of another kind, the path is one
 /// drifted row carrying both subtrees. An empty `{}`/`[]` claims nothing inside it: live
-/// entries under a declared `{}` are unclaimed.
-pub fn classify_fields(
-    declared: &BTreeMap<String, &Value>,
-    live: &BTreeMap<String, &Value>,
+/// entries under a declared `{}` are unclaimed. Array elements pair up by their address
+/// (`[#key]` where the lexicon keys every element on that side, else `[index]`).
+pub fn classify_trees(
+    declared: &Value,
+    live: &Value,
+    entity_type: &str,
+    hooks: &HookCache<'_>,
     field_owners: &BTreeMap<String, String>,
     baseline: Option<&EntityBaseline>,
 ) -> EntityFields {
-    let paths: BTreeSet<&String> = declared.keys().chain(live.keys()).collect();
-    // Subtrees decided as a whole; a prefix sorts before its descendants.
-    let mut settled: BTreeSet<&str> = BTreeSet::new();
-    let mut out = EntityFields::default();
-    for path in paths {
-        let path = path.as_str();
-        if ancestors(path).any(|a| settled.contains(a)) {
-            continue;
-        }
-        let row = match (declared.get(path).copied(), live.get(path).copied()) {
-            (Some(d), _) if d.as_str() == Some(UNRESOLVED) => {
-                settled.insert(path);
-                None
-            }
-            (Some(d), Some(l)) => match compare(d, l) {
-                Comparison::Descend => None,
-                Comparison::Equal => {
-                    out.unchanged += 1;
-                    None
-                }
-                Comparison::Differs => {
-                    settled.insert(path);
-                    let mut row = PropertyRow::new(path, FieldKind::Drifted, Some(d), Some(l));
-                    row.owner = owner_of(field_owners, path).map(str::to_owned);
-                    Some(row)
-                }
-            },
-            (Some(d), None) => {
-                is_leaf(d).then(|| PropertyRow::new(path, FieldKind::Absent, Some(d), None))
-            }
-            (None, Some(l)) => is_leaf(l).then(|| unclaimed(path, l, field_owners)),
-            (None, None) => None,
-        };
-        if let Some(row) = row {
-            route(row, baseline, &mut out);
-        }
+    let mut walk = Classify {
+        entity_type,
+        hooks,
+        field_owners,
+        baseline,
+        at: TreePath::default(),
+        out: EntityFields::default(),
+    };
+    walk.children(Some(declared), Some(live));
+    let mut out = walk.out;
+    for rows in [&mut out.drifted, &mut out.unclaimed, &mut out.accepted] {
+        rows.sort_by(|a, b| a.path.cmp(&b.path));
     }
     out
+}
+
+struct Classify<'a> {
+    entity_type: &'a str,
+    hooks: &'a HookCache<'a>,
+    field_owners: &'a BTreeMap<String, String>,
+    baseline: Option<&'a EntityBaseline>,
+    at: TreePath,
+    out: EntityFields,
+}
+
+/// Where an array element sits in the path: by its key or by its position.
+#[derive(PartialEq, Eq)]
+enum Element {
+    Index(usize),
+    Key(String),
+}
+
+impl Classify<'_> {
+    /// The node at `self.at`, on either side or both.
+    fn node(&mut self, declared: Option<&Value>, live: Option<&Value>) {
+        let path = self.at.path();
+        let row = match (declared, live) {
+            (Some(d), _) if d.as_str() == Some(UNRESOLVED) => return,
+            (Some(d), Some(l)) => match compare(d, l) {
+                Comparison::Descend => return self.children(declared, live),
+                Comparison::Equal => {
+                    self.out.unchanged += 1;
+                    return;
+                }
+                Comparison::Differs => {
+                    let mut row = PropertyRow::new(path, FieldKind::Drifted, Some(d), Some(l));
+                    row.owner = owner_of(self.field_owners, path).map(str::to_owned);
+                    row
+                }
+            },
+            (Some(d), None) if is_leaf(d) => {
+                PropertyRow::new(path, FieldKind::Absent, Some(d), None)
+            }
+            (None, Some(l)) if is_leaf(l) => unclaimed(path, l, self.field_owners),
+            (Some(_), None) | (None, Some(_)) => return self.children(declared, live),
+            (None, None) => return,
+        };
+        route(row, self.baseline, &mut self.out);
+    }
+
+    /// The children of a container present on one side or on both (then of one kind).
+    fn children(&mut self, declared: Option<&Value>, live: Option<&Value>) {
+        let (d, l) = (
+            declared.and_then(Value::as_object),
+            live.and_then(Value::as_object),
+        );
+        if d.is_none() && l.is_none() {
+            return self.elements(declared, live);
+        }
+        for (key, value) in d.into_iter().flatten() {
+            self.at.push(Segment::Key(key));
+            self.node(Some(value), l.and_then(|l| l.get(key)));
+            self.at.pop();
+        }
+        for (key, value) in l.into_iter().flatten() {
+            if d.is_none_or(|d| !d.contains_key(key)) {
+                self.at.push(Segment::Key(key));
+                self.node(None, Some(value));
+                self.at.pop();
+            }
+        }
+    }
+
+    fn elements(&mut self, declared: Option<&Value>, live: Option<&Value>) {
+        let declared = self.addressed(declared, Side::Declared);
+        let mut live = self.addressed(live, Side::Live);
+        for (at, value) in declared {
+            let counterpart = live
+                .iter()
+                .position(|(other, _)| *other == at)
+                .map(|i| live.swap_remove(i).1);
+            self.element(&at, Some(value), counterpart);
+        }
+        for (at, value) in live {
+            self.element(&at, None, Some(value));
+        }
+    }
+
+    fn element(&mut self, at: &Element, declared: Option<&Value>, live: Option<&Value>) {
+        match at {
+            Element::Index(i) => self.at.push(Segment::Index(*i)),
+            Element::Key(key) => self.at.push_keyed(key),
+        }
+        self.node(declared, live);
+        self.at.pop();
+    }
+
+    /// An array's elements with their addresses, as flattening addresses them.
+    fn addressed<'v>(&self, array: Option<&'v Value>, side: Side) -> Vec<(Element, &'v Value)> {
+        let Some(items) = array.and_then(Value::as_array) else {
+            return Vec::new();
+        };
+        let at = ArrayAt {
+            entity_type: self.entity_type,
+            side,
+            path: self.at.path(),
+            pattern: self.at.pattern(),
+        };
+        match element_keys(items, &at, self.hooks) {
+            Some(keys) => keys.into_iter().map(Element::Key).zip(items).collect(),
+            None => items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (Element::Index(i), v))
+                .collect(),
+        }
+    }
 }
 
 enum Comparison {
@@ -286,8 +378,7 @@ mod tests {
     ) -> EntityFields {
         let hooks = NormalizationHooks::default().order_by(TypeMatch::any(), "Tags", &["Key"]);
         let hooks = HookCache::new(&hooks);
-        let nodes = |tree| super::super::flatten::flatten_nodes(tree, "T", Side::Live, &hooks);
-        classify_fields(&nodes(&declared), &nodes(&live), field_owners, baseline)
+        classify_trees(&declared, &live, "T", &hooks, field_owners, baseline)
     }
 
     fn classify(declared: Value, live: Value) -> EntityFields {

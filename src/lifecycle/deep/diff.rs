@@ -1,10 +1,8 @@
 //! The deep diff of one lexicon: every declared entity's claimed-field classification,
 //! plus the holes and the deeply read objects nobody declared.
 
-use super::claim::{EntityFields, FieldKind, PropertyRow, classify_fields};
-use super::flatten::flatten_nodes;
+use super::claim::{EntityFields, FieldKind, PropertyRow, classify_trees};
 use super::normalize::normalize;
-use super::path::deep_path_set;
 use crate::lifecycle::baseline::{EntityBaseline, LexiconBaseline};
 use crate::lifecycle::live_diff::UnobservedResource;
 use chant_lexicon::parallel::map_on_every_core;
@@ -62,7 +60,7 @@ fn count_rows(entities: &[DeepEntityDrift]) -> usize {
 }
 
 /// Classify one declared entity against its live tree: both trees normalized with the
-/// same hooks (each side's counterpart is the other's raw path set), flattened, compared.
+/// same hooks (each side's counterpart is the other's raw tree), then walked together.
 /// The live type wins where the reader reports one.
 pub fn entity_fields(
     entity: &DeclaredEntity,
@@ -71,25 +69,25 @@ pub fn entity_fields(
     baseline: Option<&EntityBaseline>,
 ) -> EntityFields {
     let entity_type = entity_type_of(entity, live);
-    let declared_paths = deep_path_set(&entity.props);
-    let live_paths = deep_path_set(&live.properties);
     let declared_tree = normalize(
         &entity.props,
         entity_type,
         Side::Declared,
-        Some(&live_paths),
+        Some(&live.properties),
         hooks,
     );
     let live_tree = normalize(
         &live.properties,
         entity_type,
         Side::Live,
-        Some(&declared_paths),
+        Some(&entity.props),
         hooks,
     );
-    classify_fields(
-        &flatten_nodes(&declared_tree, entity_type, Side::Declared, hooks),
-        &flatten_nodes(&live_tree, entity_type, Side::Live, hooks),
+    classify_trees(
+        &declared_tree,
+        &live_tree,
+        entity_type,
+        hooks,
         &live.field_owners,
         baseline,
     )

@@ -29,31 +29,10 @@ pub fn flatten<'t>(
     side: Side,
     hooks: &HookCache<'_>,
 ) -> BTreeMap<String, &'t Value> {
-    walk(tree, entity_type, side, hooks, true)
-}
-
-/// Every node of the tree by path, containers (with their whole subtree) included.
-pub fn flatten_nodes<'t>(
-    tree: &'t Value,
-    entity_type: &str,
-    side: Side,
-    hooks: &HookCache<'_>,
-) -> BTreeMap<String, &'t Value> {
-    walk(tree, entity_type, side, hooks, false)
-}
-
-fn walk<'t>(
-    tree: &'t Value,
-    entity_type: &str,
-    side: Side,
-    hooks: &HookCache<'_>,
-    leaves_only: bool,
-) -> BTreeMap<String, &'t Value> {
     let mut walker = Walker {
         entity_type,
         side,
         hooks,
-        leaves_only,
         out: BTreeMap::new(),
     };
     walker.children(tree, "", "");
@@ -64,14 +43,13 @@ struct Walker<'a, 't> {
     entity_type: &'a str,
     side: Side,
     hooks: &'a HookCache<'a>,
-    leaves_only: bool,
     out: BTreeMap<String, &'t Value>,
 }
 
 impl<'t> Walker<'_, 't> {
     fn node(&mut self, value: &'t Value, path: String, pattern: &str) {
         self.children(value, &path, pattern);
-        if !self.leaves_only || is_leaf(value) {
+        if is_leaf(value) {
             self.out.insert(path, value);
         }
     }
@@ -85,7 +63,13 @@ impl<'t> Walker<'_, 't> {
             }
             Value::Array(items) => {
                 let item_pattern = element_pattern(pattern);
-                match self.element_keys(items, path, pattern) {
+                let element = ArrayAt {
+                    entity_type: self.entity_type,
+                    side: self.side,
+                    path,
+                    pattern,
+                };
+                match element_keys(items, &element, self.hooks) {
                     Some(keys) => {
                         for (key, child) in keys.iter().zip(items) {
                             self.node(child, keyed_path(path, key), &item_pattern);
@@ -101,26 +85,40 @@ impl<'t> Walker<'_, 't> {
             _ => {}
         }
     }
+}
 
-    fn element_keys(&self, items: &[Value], path: &str, pattern: &str) -> Option<Vec<String>> {
-        let keys: Vec<String> = items
-            .iter()
-            .enumerate()
-            .map(|(index, element)| {
-                self.hooks.order_key(&DeepArrayElement {
-                    entity_type: self.entity_type,
-                    pattern,
-                    path,
-                    element,
-                    index,
-                    side: self.side,
-                })
+/// Where an array is, for asking its elements' keys.
+pub struct ArrayAt<'a> {
+    pub entity_type: &'a str,
+    pub side: Side,
+    pub path: &'a str,
+    pub pattern: &'a str,
+}
+
+/// The keys that address an array's elements (`Tags[#env]`), or `None` when they are
+/// addressed by position: some element has no key, two share one, or one is too long.
+pub fn element_keys(
+    items: &[Value],
+    at: &ArrayAt<'_>,
+    hooks: &HookCache<'_>,
+) -> Option<Vec<String>> {
+    let keys: Vec<String> = items
+        .iter()
+        .enumerate()
+        .map(|(index, element)| {
+            hooks.order_key(&DeepArrayElement {
+                entity_type: at.entity_type,
+                pattern: at.pattern,
+                path: at.path,
+                element,
+                index,
+                side: at.side,
             })
-            .collect::<Option<_>>()?;
-        let unique: BTreeSet<&String> = keys.iter().collect();
-        let short = keys.iter().all(|k| k.chars().count() <= MAX_KEY_CHARS);
-        (short && unique.len() == keys.len()).then_some(keys)
-    }
+        })
+        .collect::<Option<_>>()?;
+    let unique: BTreeSet<&String> = keys.iter().collect();
+    let short = keys.iter().all(|k| k.chars().count() <= MAX_KEY_CHARS);
+    (short && unique.len() == keys.len()).then_some(keys)
 }
 
 #[cfg(test)]
@@ -213,16 +211,5 @@ mod tests {
             flatten(&tree, "T", Side::Live, &HookCache::new(&tag_rules()))
                 .contains_key(&format!("Tags[#{sixty}].Key"))
         );
-    }
-
-    #[test]
-    fn flatten_nodes_also_lists_containers_with_their_subtree() {
-        let tree = json!({"Tags": [{"Key": "env", "Value": "prod"}]});
-        let nodes = flatten_nodes(&tree, "T", Side::Live, &HookCache::new(&tag_rules()));
-        assert_eq!(
-            paths(&nodes),
-            ["Tags", "Tags[#env]", "Tags[#env].Key", "Tags[#env].Value"]
-        );
-        assert_eq!(*nodes["Tags[#env]"], json!({"Key": "env", "Value": "prod"}));
     }
 }

@@ -1,6 +1,6 @@
 //! Property-level drift: the deep property trees of declared and live objects, normalized
-//! with the lexicon's hooks on both sides, flattened into one path grammar, and classified
-//! field by field against what the declaration claims.
+//! with the lexicon's hooks on both sides, walked together in one path grammar, and
+//! classified field by field against what the declaration claims.
 
 pub mod claim;
 pub mod diff;
@@ -12,6 +12,5 @@ pub use claim::{ClaimSource, ClaimedFields, EntityFields, FieldKind, PropertyRow
 pub use diff::{
     DeepDiff, DeepEntityDrift, diff_deep, drift_changes, entity_fields, property_drift,
 };
-pub use flatten::{flatten, flatten_nodes};
+pub use flatten::flatten;
 pub use normalize::{UNRESOLVED, normalize};
-pub use path::{PathSet, deep_path_set};

@@ -1,9 +1,9 @@
 //! Deep normalization: the one pass both trees go through before they are compared, so
 //! the declared and the live side are shaped by identical rules.
 
-use super::path::{PathSet, child_path, counterpart, element_pattern, index_path};
+use super::path::{Segment, TreePath};
 use crate::lifecycle::mask::{MASKED, is_sensitive_key};
-use chant_lexicon::{DeepArrayElement, DeepNode, HookCache, Side};
+use chant_lexicon::{Counterpart, DeepArrayElement, DeepNode, HookCache, Side};
 use serde_json::{Map, Value};
 
 /// A value that cannot be known before deploying; a declared path holding it is never compared.
@@ -12,27 +12,28 @@ pub const UNRESOLVED: &str = "<chant:unresolved>";
 /// Normalize one property tree.
 ///
 /// Per node, in order: a pruned node is dropped (the prune hook sees the raw value and
-/// whether `counterpart_paths` — the other tree's [`deep_path_set`](super::deep_path_set)
-/// — has the node); a secret-named key or a structural mask rule gives `[REDACTED]`
-/// without looking inside; the unresolved hook gives [`UNRESOLVED`]; objects come back with
-/// sorted keys and arrays in `order_key` order when every element has a key. A container
-/// emptied by pruning disappears, upward; a declared `{}` or `[]` stays. The root is always
-/// an object.
+/// whether `counterpart` — the other side's raw tree — has the node at the same path, or
+/// at the same pattern under any element of an array); a secret-named key or a structural
+/// mask rule gives `[REDACTED]` without looking inside; the unresolved hook gives
+/// [`UNRESOLVED`]; objects come back with sorted keys and arrays in `order_key` order when
+/// every element has a key. A container emptied by pruning disappears, upward; a declared
+/// `{}` or `[]` stays. The root is always an object.
 pub fn normalize(
     tree: &Value,
     entity_type: &str,
     side: Side,
-    counterpart_paths: Option<&PathSet>,
+    counterpart: Option<&Value>,
     hooks: &HookCache<'_>,
 ) -> Value {
-    let pass = Pass {
+    let mut pass = Pass {
         entity_type,
         side,
-        counterpart_paths,
+        counterpart,
         hooks,
+        at: TreePath::default(),
     };
     match tree {
-        Value::Object(map) => pass.object(map, "", ""),
+        Value::Object(map) => pass.object(map),
         _ => None,
     }
     .unwrap_or_else(|| Value::Object(Map::new()))
@@ -41,23 +42,31 @@ pub fn normalize(
 struct Pass<'a> {
     entity_type: &'a str,
     side: Side,
-    counterpart_paths: Option<&'a PathSet>,
+    counterpart: Option<&'a Value>,
     hooks: &'a HookCache<'a>,
+    /// The node being visited.
+    at: TreePath,
 }
 
 impl Pass<'_> {
-    /// `None`: the child is pruned or was emptied by pruning.
-    fn child(&self, value: &Value, path: &str, pattern: &str, key: &str) -> Option<Value> {
+    /// The node at `self.at` (whose last segment is `key`).
+    fn child(&mut self, value: &Value, key: &str) -> Option<Value> {
+        let rules = self.hooks.at(self.entity_type, self.at.pattern());
+        let counterpart = if rules.may_prune() {
+            self.at.counterpart_in(self.counterpart)
+        } else {
+            // Nothing asks about it: no prune rule applies here.
+            Counterpart::Unknown
+        };
         let node = DeepNode {
             entity_type: self.entity_type,
-            path,
-            pattern,
+            path: self.at.path(),
+            pattern: self.at.pattern(),
             key,
             value,
             side: self.side,
-            counterpart: counterpart(self.counterpart_paths, path, pattern),
+            counterpart,
         };
-        let rules = self.hooks.at(self.entity_type, pattern);
         if rules.prunes(&node) {
             return None;
         }
@@ -68,23 +77,18 @@ impl Pass<'_> {
             return Some(Value::String(UNRESOLVED.to_owned()));
         }
         match value {
-            Value::Object(map) => self.object(map, path, pattern),
-            Value::Array(items) => self.array(items, path, pattern),
+            Value::Object(map) => self.object(map),
+            Value::Array(items) => self.array(items),
             primitive => Some(primitive.clone()),
         }
     }
 
-    fn object(&self, map: &Map<String, Value>, path: &str, pattern: &str) -> Option<Value> {
-        let mut keys: Vec<&String> = map.keys().collect();
-        keys.sort();
+    fn object(&mut self, map: &Map<String, Value>) -> Option<Value> {
         let mut out = Map::new();
-        for key in keys {
-            let child = self.child(
-                &map[key],
-                &child_path(path, key),
-                &child_path(pattern, key),
-                key,
-            );
+        for (key, value) in map {
+            self.at.push(Segment::Key(key));
+            let child = self.child(value, key);
+            self.at.pop();
             if let Some(child) = child {
                 out.insert(key.clone(), child);
             }
@@ -95,23 +99,21 @@ impl Pass<'_> {
         Some(Value::Object(out))
     }
 
-    fn array(&self, items: &[Value], path: &str, pattern: &str) -> Option<Value> {
-        let item_pattern = element_pattern(pattern);
-        let kept: Vec<Value> = items
-            .iter()
-            .enumerate()
-            .filter_map(|(i, item)| {
-                self.child(item, &index_path(path, i), &item_pattern, &i.to_string())
-            })
-            .collect();
+    fn array(&mut self, items: &[Value]) -> Option<Value> {
+        let mut kept = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            self.at.push(Segment::Index(i));
+            let child = self.child(item, &i.to_string());
+            self.at.pop();
+            kept.extend(child);
+        }
         if kept.is_empty() && !items.is_empty() {
             return None;
         }
-        Some(Value::Array(self.ordered(kept, path, pattern)))
+        Some(Value::Array(self.ordered(kept)))
     }
 
-    /// Set-like arrays sorted by element identity; left alone unless every element has one.
-    fn ordered(&self, items: Vec<Value>, path: &str, pattern: &str) -> Vec<Value> {
+    fn ordered(&self, items: Vec<Value>) -> Vec<Value> {
         if items.len() < 2 {
             return items;
         }
@@ -121,8 +123,8 @@ impl Pass<'_> {
             .map(|(index, element)| {
                 self.hooks.order_key(&DeepArrayElement {
                     entity_type: self.entity_type,
-                    pattern,
-                    path,
+                    pattern: self.at.pattern(),
+                    path: self.at.path(),
                     element,
                     index,
                     side: self.side,
@@ -141,7 +143,6 @@ impl Pass<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lifecycle::deep::path::deep_path_set;
     use chant_lexicon::NormalizationHooks;
     use chant_lexicon::deep::TypeMatch;
     use serde_json::json;
@@ -249,8 +250,8 @@ mod tests {
             json!("tcp"),
         );
         let live = json!({"Rules": [{"Port": 80, "Protocol": "tcp"}]});
-        let undeclared = deep_path_set(&json!({"Rules": [{"Port": 80}]}));
-        let declared = deep_path_set(&json!({"Rules": [{"Port": 80, "Protocol": "tcp"}]}));
+        let undeclared = json!({"Rules": [{"Port": 80}]});
+        let declared = json!({"Rules": [{"Port": 80, "Protocol": "tcp"}]});
         assert_eq!(
             normalize(
                 &live,

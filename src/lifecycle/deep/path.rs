@@ -8,11 +8,7 @@
 
 use chant_lexicon::Counterpart;
 use serde_json::Value;
-use std::collections::BTreeSet;
 use std::fmt::Write;
-
-/// Exact paths and patterns of one raw tree.
-pub type PathSet = BTreeSet<String>;
 
 pub fn child_path(parent: &str, key: &str) -> String {
     if parent.is_empty() {
@@ -41,47 +37,106 @@ pub fn element_pattern(array_pattern: &str) -> String {
     format!("{array_pattern}[]")
 }
 
-/// Every non-root node's exact path and its pattern, walking objects and arrays of the
-/// raw tree (before anything is pruned): `{Tags:[{Key:"a"}]}` gives `Tags`, `Tags[0]`,
-/// `Tags[0].Key`, `Tags[]`, `Tags[].Key`.
-pub fn deep_path_set(tree: &Value) -> PathSet {
-    let mut set = PathSet::new();
-    collect(tree, "", "", &mut set);
-    set
+/// One step down a tree.
+#[derive(Clone, Copy, Debug)]
+pub enum Segment<'k> {
+    Key(&'k str),
+    Index(usize),
 }
 
-fn collect(value: &Value, path: &str, pattern: &str, set: &mut PathSet) {
-    match value {
-        Value::Object(map) => {
-            for (key, child) in map {
-                let (p, q) = (child_path(path, key), child_path(pattern, key));
-                collect(child, &p, &q, set);
-                set.insert(p);
-                set.insert(q);
-            }
-        }
-        Value::Array(items) => {
-            let q = element_pattern(pattern);
-            for (i, child) in items.iter().enumerate() {
-                let p = index_path(path, i);
-                collect(child, &p, &q, set);
-                set.insert(p);
-            }
-            if !items.is_empty() {
-                set.insert(q);
-            }
-        }
-        _ => {}
+/// A step as [`TreePath`] keeps it: a key as its place in the path text; an element of
+/// an array (by index or by key), which a counterpart may be any element of.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    Key { start: usize, end: usize },
+    Element,
+}
+
+/// The node a walk is at: its path and pattern, built in place as the walk goes down and
+/// up (no string per node), and the steps that lead there.
+#[derive(Debug, Default)]
+pub struct TreePath {
+    path: String,
+    pattern: String,
+    /// Per step: the step, and the lengths of path and pattern before it.
+    steps: Vec<(Step, usize, usize)>,
+}
+
+impl TreePath {
+    pub fn path(&self) -> &str {
+        &self.path
     }
-}
 
-/// Does the other tree have this node? `Unknown` on a one-sided pass; `Present` when the
-/// exact path or the pattern is there, so any index of a declared list counts.
-pub fn counterpart(other: Option<&PathSet>, path: &str, pattern: &str) -> Counterpart {
-    match other {
-        None => Counterpart::Unknown,
-        Some(set) if set.contains(path) || set.contains(pattern) => Counterpart::Present,
-        Some(_) => Counterpart::Absent,
+    pub fn pattern(&self) -> &str {
+        &self.pattern
+    }
+
+    pub fn push(&mut self, segment: Segment<'_>) {
+        let before = (self.path.len(), self.pattern.len());
+        let step = match segment {
+            Segment::Key(key) => {
+                if !self.path.is_empty() {
+                    self.path.push('.');
+                }
+                if !self.pattern.is_empty() {
+                    self.pattern.push('.');
+                }
+                let start = self.path.len();
+                self.path.push_str(key);
+                self.pattern.push_str(key);
+                Step::Key {
+                    start,
+                    end: self.path.len(),
+                }
+            }
+            Segment::Index(i) => {
+                let _ = write!(self.path, "[{i}]");
+                self.pattern.push_str("[]");
+                Step::Element
+            }
+        };
+        self.steps.push((step, before.0, before.1));
+    }
+
+    /// A keyed element (`[#key]`) in the path; its pattern is the element pattern `[]`.
+    pub fn push_keyed(&mut self, key: &str) {
+        let before = (self.path.len(), self.pattern.len());
+        let _ = write!(self.path, "[#{key}]");
+        self.pattern.push_str("[]");
+        self.steps.push((Step::Element, before.0, before.1));
+    }
+
+    pub fn pop(&mut self) {
+        if let Some((_, path, pattern)) = self.steps.pop() {
+            self.path.truncate(path);
+            self.pattern.truncate(pattern);
+        }
+    }
+
+    /// Whether `other` has a node here: at the same keys, and under any element where
+    /// this path goes through an array (the node exists for the pattern). `Unknown`
+    /// without another tree.
+    pub fn counterpart_in(&self, other: Option<&Value>) -> Counterpart {
+        match other {
+            None => Counterpart::Unknown,
+            Some(root) if self.reaches(root, 0) => Counterpart::Present,
+            Some(_) => Counterpart::Absent,
+        }
+    }
+
+    fn reaches(&self, value: &Value, depth: usize) -> bool {
+        let Some((step, _, _)) = self.steps.get(depth) else {
+            return true;
+        };
+        match (step, value) {
+            (Step::Key { start, end }, Value::Object(map)) => map
+                .get(&self.path[*start..*end])
+                .is_some_and(|child| self.reaches(child, depth + 1)),
+            (Step::Element, Value::Array(items)) => {
+                items.iter().any(|item| self.reaches(item, depth + 1))
+            }
+            _ => false,
+        }
     }
 }
 
@@ -109,32 +164,53 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn the_path_set_holds_every_exact_path_and_pattern() {
-        let set = deep_path_set(&json!({"Tags": [{"Key": "a"}]}));
-        let expected: PathSet = ["Tags", "Tags[0]", "Tags[0].Key", "Tags[]", "Tags[].Key"]
-            .iter()
-            .map(|s| (*s).to_owned())
-            .collect();
-        assert_eq!(set, expected);
+    fn a_tree_path_builds_paths_and_patterns_in_place() {
+        let mut at = TreePath::default();
+        at.push(Segment::Key("Tags"));
+        at.push(Segment::Index(3));
+        at.push(Segment::Key("Key"));
+        assert_eq!((at.path(), at.pattern()), ("Tags[3].Key", "Tags[].Key"));
+        at.pop();
+        at.pop();
+        at.push_keyed("env");
+        assert_eq!((at.path(), at.pattern()), ("Tags[#env]", "Tags[]"));
+        at.pop();
+        at.pop();
+        at.pop();
+        assert_eq!((at.path(), at.pattern()), ("", ""));
     }
 
     #[test]
-    fn counterpart_is_unknown_without_paths_and_present_for_any_index_of_a_declared_pattern() {
+    fn counterpart_is_unknown_without_a_tree_and_present_for_any_index_of_a_declared_pattern() {
         // scenario 29
-        let declared = deep_path_set(&json!({"Tags": [{"Key": "a"}], "Name": "x"}));
-        assert_eq!(counterpart(None, "Name", "Name"), Counterpart::Unknown);
+        let declared = json!({"Tags": [{"Key": "a"}], "Name": "x", "app.io/name": 1});
+        let at = |segments: &[Segment<'_>]| {
+            let mut path = TreePath::default();
+            segments.iter().for_each(|s| path.push(*s));
+            path
+        };
+        let name = at(&[Segment::Key("Name")]);
+        assert_eq!(name.counterpart_in(None), Counterpart::Unknown);
+        assert_eq!(name.counterpart_in(Some(&declared)), Counterpart::Present);
+        let tag_key = at(&[Segment::Key("Tags"), Segment::Index(3), Segment::Key("Key")]);
         assert_eq!(
-            counterpart(Some(&declared), "Name", "Name"),
+            tag_key.counterpart_in(Some(&declared)),
             Counterpart::Present
         );
+        let tag_value = at(&[
+            Segment::Key("Tags"),
+            Segment::Index(0),
+            Segment::Key("Value"),
+        ]);
         assert_eq!(
-            counterpart(Some(&declared), "Tags[3].Key", "Tags[].Key"),
-            Counterpart::Present
-        );
-        assert_eq!(
-            counterpart(Some(&declared), "Tags[0].Value", "Tags[].Value"),
+            tag_value.counterpart_in(Some(&declared)),
             Counterpart::Absent
         );
+        // Keys are followed as keys: a dotted key is not a path.
+        let dotted = at(&[Segment::Key("app.io/name")]);
+        assert_eq!(dotted.counterpart_in(Some(&declared)), Counterpart::Present);
+        let split = at(&[Segment::Key("app"), Segment::Key("io/name")]);
+        assert_eq!(split.counterpart_in(Some(&declared)), Counterpart::Absent);
     }
 
     #[test]
