@@ -295,6 +295,16 @@ fn main() {
         latency.as_millis()
     );
 
+    if env_number("BENCH_SERVE", 0) == 1 {
+        project(dir.path());
+        println!(
+            "serving until killed; project: {} (e.g. `perf record -g -- chant -C <project> lifecycle diff dev k8s --live --json`)",
+            dir.path().display()
+        );
+        loop {
+            std::thread::park();
+        }
+    }
     let runs = env_number("BENCH_RUNS", 7).max(1) as usize;
     let _warm = chant_describe(dir.path(), &server);
     let chant = median(
