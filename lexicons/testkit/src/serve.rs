@@ -1,22 +1,27 @@
-//! How the testkit's fake servers run: HTTP/1 on a free port of 127.0.0.1, optionally
-//! behind TLS, on a thread and runtime of their own, so synchronous tests (which run the
-//! binary) can use them as well as async ones. Dropping the [`Server`] stops it.
+//! How the testkit's fake servers run: HTTP/1.1 and HTTP/2 (as the client asks, by ALPN
+//! under TLS) on a free port of 127.0.0.1, optionally behind TLS, on a thread and runtime
+//! of their own, so synchronous tests (which run the binary) can use them as well as
+//! async ones. Dropping the [`Server`] stops it.
 
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper::{Request, Response};
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::server::conn::auto;
 use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use tokio::sync::oneshot;
 use tokio_rustls::TlsAcceptor;
 
 pub(crate) struct Server {
     addr: SocketAddr,
     shutdown: Option<oneshot::Sender<()>>,
+    connections: Arc<AtomicUsize>,
 }
 
 impl Server {
@@ -34,6 +39,8 @@ impl Server {
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let (shutdown_tx, shutdown_rx) = oneshot::channel();
         let name = thread_name.to_owned();
+        let connections = Arc::new(AtomicUsize::new(0));
+        let counted = connections.clone();
         std::thread::Builder::new()
             .name(name.clone())
             .spawn(move || {
@@ -43,18 +50,30 @@ impl Server {
                     .enable_all()
                     .build()
                     .expect("a runtime for a fake server");
-                runtime.block_on(accept_loop(acceptor, respond, addr_tx, shutdown_rx));
+                runtime.block_on(accept_loop(
+                    acceptor,
+                    respond,
+                    addr_tx,
+                    shutdown_rx,
+                    counted,
+                ));
             })
             .expect("a thread for a fake server");
         let addr = addr_rx.recv().expect("the fake server bound a port");
         Server {
             addr,
             shutdown: Some(shutdown_tx),
+            connections,
         }
     }
 
     pub(crate) fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// Connections accepted so far.
+    pub(crate) fn connections(&self) -> usize {
+        self.connections.load(Ordering::Relaxed)
     }
 }
 
@@ -71,6 +90,7 @@ async fn accept_loop<F, Fut>(
     respond: F,
     addr_tx: std::sync::mpsc::Sender<SocketAddr>,
     mut shutdown: oneshot::Receiver<()>,
+    counted: Arc<AtomicUsize>,
 ) where
     F: Fn(Request<Incoming>) -> Fut + Clone + Send + Sync + 'static,
     Fut: Future<Output = Result<Response<Full<Bytes>>, Infallible>> + Send + 'static,
@@ -84,11 +104,12 @@ async fn accept_loop<F, Fut>(
             _ = &mut shutdown => return,
             accepted = listener.accept() => {
                 let Ok((stream, _)) = accepted else { continue };
+                counted.fetch_add(1, Ordering::Relaxed);
                 let _ = stream.set_nodelay(true);
                 let acceptor = acceptor.clone();
                 let service = service_fn(respond.clone());
                 tokio::spawn(async move {
-                    let http = hyper::server::conn::http1::Builder::new();
+                    let http = auto::Builder::new(TokioExecutor::new());
                     match acceptor {
                         Some(acceptor) => {
                             if let Ok(tls) = acceptor.accept(stream).await {

@@ -28,12 +28,12 @@ use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A request the server saw.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -153,6 +153,17 @@ impl KubeconfigSpec {
     }
 }
 
+/// Wait until `deadline`, to within a fraction of a millisecond: tokio's timer rounds a
+/// sleep up to the next millisecond and its wheel turns late under load, which would
+/// make every request of a benchmark slower than the latency it asked for.
+async fn hold_until(deadline: Instant) {
+    let now = Instant::now();
+    if deadline > now {
+        let wait = deadline - now;
+        let _ = tokio::task::spawn_blocking(move || std::thread::sleep(wait)).await;
+    }
+}
+
 /// The name of every thread the fake server runs on.
 pub const THREAD_NAME: &str = "fake-kube-api";
 
@@ -165,6 +176,8 @@ pub(crate) struct State {
     users: BTreeMap<String, (String, Vec<String>)>,
     log: Vec<Logged>,
     deleted: Vec<String>,
+    /// Answers to GETs since the cluster or its configuration last changed.
+    answers: HashMap<String, handler::Answer>,
 }
 
 pub struct FakeKubeApi {
@@ -179,9 +192,16 @@ impl FakeKubeApi {
         Self::spawn(None)
     }
 
-    /// Serve HTTPS with a throwaway CA (its certificate is in [`FakeKubeApi::ca_pem`]).
+    /// Serve HTTPS with a throwaway CA (its certificate is in [`FakeKubeApi::ca_pem`]),
+    /// offering HTTP/2 and HTTP/1.1 as a real API server does.
     pub fn start_tls() -> Self {
-        Self::spawn(Some(tls::generate()))
+        Self::spawn(Some(tls::generate(true)))
+    }
+
+    /// [`FakeKubeApi::start_tls`] offering HTTP/1.1 only (as some proxies in front of an
+    /// API server do).
+    pub fn start_tls_http1() -> Self {
+        Self::spawn(Some(tls::generate(false)))
     }
 
     fn spawn(tls: Option<tls::TlsMaterial>) -> Self {
@@ -194,6 +214,7 @@ impl FakeKubeApi {
             users: BTreeMap::new(),
             log: Vec::new(),
             deleted: Vec::new(),
+            answers: HashMap::new(),
         }));
         let ca_pem = tls.as_ref().map(|t| t.ca_pem.clone());
         let acceptor = tls.map(|t| t.acceptor);
@@ -210,6 +231,11 @@ impl FakeKubeApi {
 
     pub fn addr(&self) -> SocketAddr {
         self.server.addr()
+    }
+
+    /// TCP connections accepted so far.
+    pub fn connections(&self) -> usize {
+        self.server.connections()
     }
 
     pub fn url(&self) -> String {
@@ -249,7 +275,7 @@ impl FakeKubeApi {
 
     /// Add one object (its kind must be served; a CRD makes its own kinds served).
     pub fn seed(&self, object: Value) -> &Self {
-        let mut state = self.lock();
+        let mut state = self.change();
         let api_version = object["apiVersion"].as_str().unwrap_or_default().to_owned();
         let kind = object["kind"].as_str().unwrap_or_default().to_owned();
         let (group, version) = match api_version.split_once('/') {
@@ -274,31 +300,32 @@ impl FakeKubeApi {
         self
     }
 
-    /// Added to every answer.
+    /// How long every answer takes, from the moment its request arrives (the server's own
+    /// work included).
     pub fn latency(&self, latency: Duration) -> &Self {
-        self.lock().latency = latency;
+        self.change().latency = latency;
         self
     }
 
     pub fn fault(&self, fault: Fault) -> &Self {
-        self.lock().faults.push(fault);
+        self.change().faults.push(fault);
         self
     }
 
     pub fn clear_faults(&self) -> &Self {
-        self.lock().faults.clear();
+        self.change().faults.clear();
         self
     }
 
     /// Answer 401 to any request without `Authorization: Bearer <token>`.
     pub fn require_token(&self, token: &str) -> &Self {
-        self.lock().token = Some(token.to_owned());
+        self.change().token = Some(token.to_owned());
         self
     }
 
     /// The subject a SelfSubjectReview reports for a token.
     pub fn user(&self, token: &str, username: &str, groups: &[&str]) -> &Self {
-        self.lock().users.insert(
+        self.change().users.insert(
             token.to_owned(),
             (
                 username.to_owned(),
@@ -386,12 +413,20 @@ impl FakeKubeApi {
     fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
+
+    /// The state, for a test to change: what the server answered before is forgotten.
+    fn change(&self) -> MutexGuard<'_, State> {
+        let mut state = self.lock();
+        state.answers.clear();
+        state
+    }
 }
 
 async fn respond(
     state: Arc<Mutex<State>>,
     req: hyper::Request<Incoming>,
 ) -> Result<hyper::Response<Full<Bytes>>, Infallible> {
+    let arrived = Instant::now();
     let method = req.method().as_str().to_owned();
     let path = req.uri().path().to_owned();
     let query = handler::parse_query(req.uri().query().unwrap_or_default());
@@ -419,14 +454,12 @@ async fn respond(
             },
         )
     };
-    if !delay.is_zero() {
-        tokio::time::sleep(delay).await;
-    }
+    hold_until(arrived + delay).await;
     let mut response = hyper::Response::builder().status(answer.status);
     for (name, value) in &answer.headers {
         response = response.header(name, value);
     }
     Ok(response
-        .body(Full::new(Bytes::from(answer.body)))
+        .body(Full::new(answer.body))
         .unwrap_or_else(|_| hyper::Response::new(Full::new(Bytes::new()))))
 }

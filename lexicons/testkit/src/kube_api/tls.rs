@@ -12,7 +12,8 @@ pub struct TlsMaterial {
     pub acceptor: tokio_rustls::TlsAcceptor,
 }
 
-pub fn generate() -> TlsMaterial {
+/// `http2`: whether the server offers HTTP/2 (as a real API server does) besides HTTP/1.1.
+pub fn generate(http2: bool) -> TlsMaterial {
     let mut ca_params = CertificateParams::new(Vec::<String>::new()).expect("CA parameters");
     ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
     ca_params
@@ -38,7 +39,11 @@ pub fn generate() -> TlsMaterial {
             PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(leaf_key.serialize_der())),
         )
         .expect("a TLS server configuration");
-    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    config.alpn_protocols = if http2 {
+        vec![b"h2".to_vec(), b"http/1.1".to_vec()]
+    } else {
+        vec![b"http/1.1".to_vec()]
+    };
     TlsMaterial {
         ca_pem: ca.pem(),
         acceptor: tokio_rustls::TlsAcceptor::from(Arc::new(config)),
