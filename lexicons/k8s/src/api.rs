@@ -5,7 +5,6 @@
 
 use crate::in_flight::InFlight;
 use async_trait::async_trait;
-use http_body_util::BodyExt;
 use serde_json::Value;
 use std::fmt;
 use std::sync::Arc;
@@ -30,68 +29,6 @@ pub trait Transport: Send + Sync {
         path_and_query: &str,
         body: Option<Vec<u8>>,
     ) -> Result<RawResponse, String>;
-}
-
-/// The `kube` client (kubeconfig auth, TLS on rustls/aws-lc-rs, exec plugins).
-pub struct KubeTransport(pub kube::Client);
-
-#[async_trait]
-impl Transport for KubeTransport {
-    async fn send(
-        &self,
-        method: &str,
-        path_and_query: &str,
-        body: Option<Vec<u8>>,
-    ) -> Result<RawResponse, String> {
-        let mut builder = http::Request::builder()
-            .method(method)
-            .uri(path_and_query)
-            .header(http::header::ACCEPT, "application/json");
-        if body.is_some() {
-            builder = builder.header(http::header::CONTENT_TYPE, "application/json");
-        }
-        let request = builder
-            .body(kube::client::Body::from(body.unwrap_or_default()))
-            .map_err(|e| e.to_string())?;
-        let response = self
-            .0
-            .send(request)
-            .await
-            .map_err(|e| describe_kube_error(&e))?;
-        let status = response.status().as_u16();
-        let retry_after = response
-            .headers()
-            .get(http::header::RETRY_AFTER)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse().ok());
-        let body = response
-            .into_body()
-            .collect()
-            .await
-            .map_err(|e| format!("the response body could not be read: {e}"))?
-            .to_bytes()
-            .to_vec();
-        Ok(RawResponse {
-            status,
-            retry_after,
-            body,
-        })
-    }
-}
-
-/// kube's error, with its sources, on one line (no credentials are in it).
-fn describe_kube_error(error: &kube::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = std::error::Error::source(error);
-    while let Some(cause) = source {
-        let next = cause.to_string();
-        if !text.contains(&next) {
-            text.push_str(": ");
-            text.push_str(&next);
-        }
-        source = cause.source();
-    }
-    text
 }
 
 /// Why a request gave no object.

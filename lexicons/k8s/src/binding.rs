@@ -3,8 +3,9 @@
 //! environment's pinned context from chant.toml (reads never fall back to another), and
 //! the exec credential plugin allow-list checked before any request is made.
 
-use crate::api::{Cluster, KubeTransport, RequestPolicy};
+use crate::api::{Cluster, RequestPolicy};
 use crate::settings::EnvironmentSettings;
+use crate::transport::KubeTransport;
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -213,14 +214,11 @@ fn client(
     config.read_timeout = Some(timeout + Duration::from_secs(5));
     config.connect_timeout = Some(timeout.min(Duration::from_secs(10)));
     config.default_retry = false;
-    let client = kube::Client::try_from(config)
+    let transport = KubeTransport::new(config)
         .map_err(|e| BindError::Kubeconfig(format!("k8s: cannot build a client: {e}")))?;
     let mut policy = RequestPolicy::new(timeout);
     policy.max_in_flight = pool;
-    Ok(Arc::new(Cluster::new(
-        Arc::new(KubeTransport(client)),
-        policy,
-    )))
+    Ok(Arc::new(Cluster::new(Arc::new(transport), policy)))
 }
 
 /// Refuse, before any request, a context whose user runs an exec plugin (directly or

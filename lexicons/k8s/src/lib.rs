@@ -37,6 +37,7 @@ mod stack_status;
 pub mod status;
 mod sweep;
 mod teardown;
+mod transport;
 mod yaml;
 
 pub use lexicon::{DEFAULT_CONCURRENCY, K8sFactory, K8sLexicon};

@@ -319,3 +319,48 @@ async fn a_served_crd_kind_is_resolved_through_discovery() {
         UnobservedReason::ReadFailed
     );
 }
+
+/// Two ConfigMaps in each of six namespaces: six LISTs, all in flight at once.
+fn six_namespaces(server: &FakeKubeApi) -> String {
+    let mut declared = String::new();
+    for ns in 0..6 {
+        for i in 0..2 {
+            let object = config_map(&format!("c{i}"), Some(&format!("ns{ns}")), OURS);
+            server.seed_yaml(&object);
+            declared.push_str(&object.replace("name: c", &format!("name: n{ns}c")));
+        }
+    }
+    declared
+}
+
+#[tokio::test]
+async fn every_read_shares_one_connection_where_the_server_speaks_http2() {
+    let server = FakeKubeApi::start_tls();
+    server.require_token("t0ken");
+    let declared = six_namespaces(&server);
+    server.latency(std::time::Duration::from_millis(50));
+    let spec = KubeconfigSpec::new("fake").namespace("shop").token("t0ken");
+    let p = project_with(&server, &declared, PINNED, "", &spec);
+    let req = request(&p).await;
+    let obs = observed(p.lexicon.describe_resources(&req).await.unwrap());
+    assert!(obs.unobserved.is_empty(), "{:?}", obs.unobserved);
+    assert!(server.requests().len() >= 6);
+    // The handshake that learns the protocol, then the one connection every read used
+    // (over HTTP/1.1 each of the six LISTs in flight would have opened its own).
+    assert_eq!(server.connections(), 2);
+}
+
+#[tokio::test]
+async fn a_server_offering_only_http1_is_read_over_http1() {
+    let server = FakeKubeApi::start_tls_http1();
+    server.require_token("t0ken");
+    let declared = six_namespaces(&server);
+    server.latency(std::time::Duration::from_millis(50));
+    let spec = KubeconfigSpec::new("fake").namespace("shop").token("t0ken");
+    let p = project_with(&server, &declared, PINNED, "", &spec);
+    let req = request(&p).await;
+    let obs = observed(p.lexicon.describe_resources(&req).await.unwrap());
+    assert!(obs.unobserved.is_empty(), "{:?}", obs.unobserved);
+    assert_eq!(obs.resources.len(), 12, "{:?}", obs.resources.keys());
+    assert!(server.connections() > 2, "{}", server.connections());
+}
