@@ -153,12 +153,25 @@ pub async fn deep_diffs(
     let reads = declared.iter().map(|d| async move {
         let diff = match read_deep(engine, environment, d, owned).await {
             Deep::Unsupported => None,
-            Deep::Observed(deep) => Some(crate::lifecycle::deep::diff::diff_deep(
-                &d.entities,
-                &deep,
-                &d.lexicon.normalization_hooks(),
-                baseline.and_then(|b| b.lexicons.get(d.name())),
-            )),
+            Deep::Observed(deep) => {
+                // On a thread of its own, so the other reads of this command go on while
+                // the diff has every core.
+                let entities = d.entities.clone();
+                let hooks = d.lexicon.normalization_hooks();
+                let baseline = baseline.and_then(|b| b.lexicons.get(d.name())).cloned();
+                let diff = tokio::task::spawn_blocking(move || {
+                    crate::lifecycle::deep::diff::diff_deep(
+                        &entities,
+                        &deep,
+                        &hooks,
+                        baseline.as_ref(),
+                    )
+                });
+                match diff.await {
+                    Ok(diff) => Some(diff),
+                    Err(error) => std::panic::resume_unwind(error.into_panic()),
+                }
+            }
         };
         diff.map(|diff| (d.name().to_owned(), diff))
     });

@@ -5,12 +5,12 @@
 use crate::lexicon::K8sLexicon;
 use crate::managed_fields::field_owners;
 use crate::ownership::verdict;
-use crate::reader::{Read, read_entities};
+use crate::reader::{EntityRead, Read, read_entities};
 use crate::session::bind_reason;
 use chant_lexicon::deep::TypeMatch;
 use chant_lexicon::{
-    DeepObservation, DeepResourceObservation, HookResult, NormalizationHooks, ObserveRequest,
-    Ownership, UnobservedEntity, UnobservedReason,
+    DeclaredEntity, DeepObservation, DeepResourceObservation, HookResult, NormalizationHooks,
+    ObserveRequest, Ownership, UnobservedEntity, UnobservedReason,
 };
 use serde_json::{Value, json};
 
@@ -42,42 +42,17 @@ pub async fn observe(
         &request.entities,
         request.namespace.as_deref(),
         pool,
+        |i, read| deep_answer(&request.entities[i], read, request),
     )
     .await;
-    for (entity, read) in request.entities.iter().zip(reads.entities) {
-        match read.read {
-            Read::Absent => {}
-            Read::Unobserved(reason, detail) => {
-                let mut entry = UnobservedEntity::new(reason)
-                    .typed(&entity.entity_type)
-                    .detail(detail);
-                entry.queried = read.queried;
-                out.unobserved.insert(entity.name.clone(), entry);
+    for (entity, answer) in request.entities.iter().zip(reads.entities) {
+        match answer {
+            None => {}
+            Some(Ok(resource)) => {
+                out.resources.insert(entity.name.clone(), resource);
             }
-            Read::Present(object) => {
-                let (ownership, marker) = verdict(&object, &request.project);
-                if request.owned && ownership != Ownership::Owned {
-                    out.unobserved.insert(
-                        entity.name.clone(),
-                        UnobservedEntity::new(UnobservedReason::Filtered)
-                            .typed(&entity.entity_type)
-                            .detail("the live object carries no marker of this project and --owned was requested"),
-                    );
-                    continue;
-                }
-                let owners = field_owners(&object);
-                let properties = without_managed_fields(&object);
-                out.resources.insert(
-                    entity.name.clone(),
-                    DeepResourceObservation {
-                        entity_type: entity.entity_type.clone(),
-                        physical_id: properties["metadata"]["uid"].as_str().map(str::to_owned),
-                        properties,
-                        field_owners: owners,
-                        ownership: Some(ownership),
-                        marker,
-                    },
-                );
+            Some(Err(hole)) => {
+                out.unobserved.insert(entity.name.clone(), hole);
             }
         }
     }
@@ -104,6 +79,42 @@ fn without_managed_fields(object: &Value) -> Value {
         })
         .collect();
     Value::Object(copy)
+}
+
+/// One declared object's deep answer, worked out as soon as its read answered: its live
+/// tree, why it was not observed, or nothing (absent).
+fn deep_answer(
+    entity: &DeclaredEntity,
+    read: EntityRead,
+    request: &ObserveRequest,
+) -> Option<Result<DeepResourceObservation, UnobservedEntity>> {
+    match read.read {
+        Read::Absent => None,
+        Read::Unobserved(reason, detail) => {
+            let mut entry = UnobservedEntity::new(reason)
+                .typed(&entity.entity_type)
+                .detail(detail);
+            entry.queried = read.queried;
+            Some(Err(entry))
+        }
+        Read::Present(object) => {
+            let (ownership, marker) = verdict(&object, &request.project);
+            if request.owned && ownership != Ownership::Owned {
+                return Some(Err(UnobservedEntity::new(UnobservedReason::Filtered)
+                    .typed(&entity.entity_type)
+                    .detail("the live object carries no marker of this project and --owned was requested")));
+            }
+            let properties = without_managed_fields(&object);
+            Some(Ok(DeepResourceObservation {
+                entity_type: entity.entity_type.clone(),
+                physical_id: properties["metadata"]["uid"].as_str().map(str::to_owned),
+                field_owners: field_owners(&object),
+                properties,
+                ownership: Some(ownership),
+                marker,
+            }))
+        }
+    }
 }
 
 const POD_OWNERS: [&str; 7] = [

@@ -5,7 +5,7 @@ use crate::kinds::{KindInfo, entity_type};
 use crate::naming::{self, Nameable};
 use crate::owned_lists::owned_beside_gets;
 use crate::ownership::verdict;
-use crate::reader::{Read, Reads, read_targets, resolve_targets};
+use crate::reader::{EntityRead, Read, Reads, read_targets, resolve_targets};
 use crate::session::Session;
 use crate::status::{attributes, status_word};
 use crate::sweep::{Owners, makes_children, sweep, sweeps};
@@ -28,7 +28,11 @@ pub async fn describe(session: &Session, request: &ObserveRequest, pool: usize) 
         .filter_map(|(_, t)| t.as_ref().ok()?.namespace.clone())
         .collect();
     let (mut reads, (swept, mut notes), (owned, owned_notes)) = tokio::join!(
-        read_targets(session, &targets, pool),
+        read_targets(session, &targets, pool, |i, read| thin_answer(
+            &entities[i],
+            read,
+            request
+        )),
         sweep(session, &sweep_namespaces, &targets, pool),
         owned_beside_gets(
             session,
@@ -42,37 +46,17 @@ pub async fn describe(session: &Session, request: &ObserveRequest, pool: usize) 
     notes.extend(owned_notes);
     let mut out = Observation::new();
     let mut declared_uids = HashMap::new();
-    for (entity, read) in entities.iter().zip(&reads.entities) {
-        if let Some(q) = &read.queried {
-            out.queried(&entity.name, q.clone());
+    for (entity, answer) in entities.iter().zip(std::mem::take(&mut reads.entities)) {
+        if let Some(q) = answer.queried {
+            out.queried(&entity.name, q);
         }
-        match &read.read {
-            Read::Absent => {}
-            Read::Unobserved(reason, detail) => {
-                let mut entry = UnobservedEntity::new(*reason)
-                    .typed(&entity.entity_type)
-                    .detail(detail);
-                entry.queried = read.queried.clone();
-                out.unobserved(&entity.name, entry);
-            }
-            Read::Present(object) => {
-                if let Some(uid) = object["metadata"]["uid"].as_str() {
-                    declared_uids.insert(uid.to_owned(), entity.name.clone());
-                }
-                let meta = metadata(object, &entity.entity_type, &request.project);
-                if request.owned && meta.ownership() != Ownership::Owned {
-                    let mut entry = UnobservedEntity::new(UnobservedReason::Filtered)
-                        .typed(&entity.entity_type)
-                        .detail(format!(
-                            "the live object carries no marker of stack \"{}\" env \"{}\" and --owned was requested",
-                            request.project.stack, request.project.env
-                        ));
-                    entry.queried = read.queried.clone();
-                    out.unobserved(&entity.name, entry);
-                } else {
-                    out.present(&entity.name, meta);
-                }
-            }
+        if let Some(uid) = answer.uid {
+            declared_uids.insert(uid, entity.name.clone());
+        }
+        match answer.verdict {
+            None => {}
+            Some(Ok(meta)) => out.present(&entity.name, meta),
+            Some(Err(hole)) => out.unobserved(&entity.name, hole),
         }
     }
     for note in notes {
@@ -82,12 +66,56 @@ pub async fn describe(session: &Session, request: &ObserveRequest, pool: usize) 
     out
 }
 
+/// One declared object's thin answer, worked out as soon as its read answered.
+struct ThinAnswer {
+    queried: Option<String>,
+    /// The live object's uid, by which runtime children find their declared owner.
+    uid: Option<String>,
+    /// Present, or why not observed; `None` when absent.
+    verdict: Option<Result<ResourceMetadata, UnobservedEntity>>,
+}
+
+fn thin_answer(entity: &DeclaredEntity, read: EntityRead, request: &ObserveRequest) -> ThinAnswer {
+    let hole = |reason, detail: String| {
+        let mut entry = UnobservedEntity::new(reason)
+            .typed(&entity.entity_type)
+            .detail(detail);
+        entry.queried = read.queried.clone();
+        Some(Err(entry))
+    };
+    let (uid, verdict) = match &read.read {
+        Read::Absent => (None, None),
+        Read::Unobserved(reason, detail) => (None, hole(*reason, detail.clone())),
+        Read::Present(object) => {
+            let uid = object["metadata"]["uid"].as_str().map(str::to_owned);
+            let meta = metadata(object, &entity.entity_type, &request.project);
+            let verdict = if request.owned && meta.ownership() != Ownership::Owned {
+                hole(
+                    UnobservedReason::Filtered,
+                    format!(
+                        "the live object carries no marker of stack \"{}\" env \"{}\" and --owned was requested",
+                        request.project.stack, request.project.env
+                    ),
+                )
+            } else {
+                Some(Ok(meta))
+            };
+            (uid, verdict)
+        }
+    };
+    ThinAnswer {
+        queried: read.queried,
+        uid,
+        verdict,
+    }
+}
+
 /// Objects the LISTs and the sweep returned that nothing declares: orphans of declared
 /// kinds (keyed by entity name) and runtime children (keyed `<Kind>/<ns>/<name>`).
 fn report_undeclared(
     out: &mut Observation,
     request: &ObserveRequest,
-    reads: &Reads,
+    reads: &Reads<ThinAnswer>,
     swept: &[crate::reader::Listed],
     declared_uids: HashMap<String, String>,
 ) {

@@ -108,20 +108,24 @@ pub async fn list_collections(
     (listed, notes)
 }
 
-pub struct Reads {
+pub struct Reads<T> {
     /// In the order of the declared entities.
-    pub entities: Vec<EntityRead>,
+    pub entities: Vec<T>,
     pub listed: Vec<Listed>,
 }
 
-pub async fn read_entities(
+/// Read the declared objects, each read handed to `on_read` as soon as it answers — while
+/// the other reads are still waiting on the server — in the order of the declared
+/// entities.
+pub async fn read_entities<T>(
     session: &Session,
     entities: &[DeclaredEntity],
     cli_namespace: Option<&str>,
     pool: usize,
-) -> Reads {
+    on_read: impl Fn(usize, EntityRead) -> T,
+) -> Reads<T> {
     let targets = resolve_targets(session, entities, cli_namespace, pool).await;
-    read_targets(session, &targets, pool).await
+    read_targets(session, &targets, pool, on_read).await
 }
 
 /// Where each declared entity is read (discovery runs here for non-built-in kinds).
@@ -163,19 +167,27 @@ pub fn will_list(
         > 1
 }
 
-pub async fn read_targets(
+/// [`read_entities`] for targets already resolved.
+pub async fn read_targets<T>(
     session: &Session,
     targets: &[Result<Target, Unaddressable>],
     pool: usize,
-) -> Reads {
-    let mut results: Vec<Option<EntityRead>> = vec![None; targets.len()];
+    on_read: impl Fn(usize, EntityRead) -> T,
+) -> Reads<T> {
+    let on_read = &on_read;
+    let mut results: Vec<Option<T>> = std::iter::repeat_with(|| None)
+        .take(targets.len())
+        .collect();
     let mut groups: BTreeMap<GroupKey<'_>, Vec<usize>> = BTreeMap::new();
     for (i, target) in targets.iter().enumerate() {
         let unread = |read| {
-            Some(EntityRead {
-                read,
-                queried: None,
-            })
+            Some(on_read(
+                i,
+                EntityRead {
+                    read,
+                    queried: None,
+                },
+            ))
         };
         match target {
             Ok(t) => groups.entry(group_key(t)).or_default().push(i),
@@ -199,42 +211,64 @@ pub async fn read_targets(
         })
         .collect();
     let outcomes = bounded_concurrently(tasks, pool, |task| async move {
-        match task {
+        let outcomes = match task {
             Task::Get(i) => vec![(i, get(session, resolved(targets, i)).await)],
             Task::List(members) => list_group(session, targets, members).await,
-        }
+        };
+        outcomes
+            .into_iter()
+            .map(|(i, outcome)| match outcome {
+                Outcome::Done(read) => Mapped::Done(i, on_read(i, read)),
+                Outcome::Forbidden => Mapped::Forbidden(i),
+                Outcome::Listed(listed) => Mapped::Listed(listed),
+            })
+            .collect::<Vec<_>>()
     })
     .await;
     let mut listed = Vec::new();
     let mut fallback = Vec::new();
     for outcome in outcomes.into_iter().flatten() {
         match outcome {
-            (i, Outcome::Done(read)) => results[i] = Some(read),
-            (i, Outcome::Forbidden) => fallback.push(i),
-            (_, Outcome::Listed(l)) => listed.push(l),
+            Mapped::Done(i, answer) => results[i] = Some(answer),
+            Mapped::Forbidden(i) => fallback.push(i),
+            Mapped::Listed(l) => listed.push(l),
         }
     }
     let gets = bounded_concurrently(fallback, pool, |i| async move {
-        (i, get(session, resolved(targets, i)).await)
+        match get(session, resolved(targets, i)).await {
+            Outcome::Done(read) => Some((i, on_read(i, read))),
+            _ => None,
+        }
     })
     .await;
-    for (i, outcome) in gets {
-        if let Outcome::Done(read) = outcome {
-            results[i] = Some(read);
-        }
+    for (i, answer) in gets.into_iter().flatten() {
+        results[i] = Some(answer);
     }
     Reads {
         entities: results
             .into_iter()
-            .map(|r| {
-                r.unwrap_or(EntityRead {
-                    read: Read::Unobserved(UnobservedReason::ReadFailed, "not read".into()),
-                    queried: None,
+            .enumerate()
+            .map(|(i, r)| {
+                r.unwrap_or_else(|| {
+                    on_read(
+                        i,
+                        EntityRead {
+                            read: Read::Unobserved(UnobservedReason::ReadFailed, "not read".into()),
+                            queried: None,
+                        },
+                    )
                 })
             })
             .collect(),
         listed,
     }
+}
+
+/// A task's outcome once its reads are handed over.
+enum Mapped<T> {
+    Done(usize, T),
+    Forbidden(usize),
+    Listed(Listed),
 }
 
 /// Declared objects by their position in the targets.
