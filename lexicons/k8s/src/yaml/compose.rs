@@ -3,11 +3,11 @@
 //! scalar keys as strings (`80: x` is `"80"`), and the errors kubectl would give for a
 //! duplicate key or a mapping used as a key.
 
-use super::scalar;
+use super::{fast, scalar};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use yaml_rust2::parser::{Event, Parser, Tag};
-use yaml_rust2::scanner::{Marker, TScalarStyle};
+use yaml_rust2::scanner::TScalarStyle;
 
 /// Why a document did not compose, and where (1-based line within the text).
 #[derive(Debug, PartialEq, Eq)]
@@ -17,9 +17,9 @@ pub struct ComposeError {
 }
 
 impl ComposeError {
-    fn at(mark: Marker, message: impl Into<String>) -> Self {
+    fn at(line: usize, message: impl Into<String>) -> Self {
         ComposeError {
-            line: mark.line().max(1),
+            line: line.max(1),
             message: message.into(),
         }
     }
@@ -29,25 +29,31 @@ const CORE_TAGS: &str = "tag:yaml.org,2002:";
 
 /// The value of the one document in `text` (`Null` when it holds none).
 pub fn document(text: &str) -> Result<Value, ComposeError> {
+    let mut composer = Composer::default();
+    let read = fast::read(text, &mut |event, line| composer.event(event, line).is_ok());
+    if read.is_ok() {
+        return Ok(composer.root.unwrap_or(Value::Null));
+    }
+    // What the fast reader gave up on, and every error, is yaml-rust2's to read and word.
     let mut parser = Parser::new_from_str(text);
     let mut composer = Composer::default();
     let mut documents = 0;
     loop {
         let (event, mark) = parser
             .next_token()
-            .map_err(|e| ComposeError::at(*e.marker(), e.info()))?;
+            .map_err(|e| ComposeError::at(e.marker().line(), e.info()))?;
         match event {
             Event::StreamEnd => break,
             Event::DocumentStart => {
                 documents += 1;
                 if documents > 1 {
                     return Err(ComposeError::at(
-                        mark,
+                        mark.line(),
                         "a second document without a `---` line before it",
                     ));
                 }
             }
-            event => composer.event(event, mark)?,
+            event => composer.event(event, mark.line())?,
         }
     }
     Ok(composer.root.unwrap_or(Value::Null))
@@ -80,7 +86,7 @@ enum Key {
 }
 
 impl Composer {
-    fn event(&mut self, event: Event, mark: Marker) -> Result<(), ComposeError> {
+    fn event(&mut self, event: Event, line: usize) -> Result<(), ComposeError> {
         match event {
             Event::SequenceStart(anchor, _) => {
                 self.open.push(Open::Sequence {
@@ -114,25 +120,25 @@ impl Composer {
                         }
                         (Value::Object(entries), anchor)
                     }
-                    None => return Err(ComposeError::at(mark, "a collection closed twice")),
+                    None => return Err(ComposeError::at(line, "a collection closed twice")),
                 };
-                self.place(value, anchor, mark)
+                self.place(value, anchor, line)
             }
             Event::Scalar(text, style, anchor, tag) => {
                 if self.expects_key() && is_merge_key(&text, style, tag.as_ref()) {
                     return self.set_key(Key::Merge);
                 }
                 let value =
-                    resolve(&text, style, tag.as_ref()).map_err(|m| ComposeError::at(mark, m))?;
-                self.place(value, anchor, mark)
+                    resolve(&text, style, tag.as_ref()).map_err(|m| ComposeError::at(line, m))?;
+                self.place(value, anchor, line)
             }
             Event::Alias(id) => match self.anchors.get(&id) {
                 Some(value) => {
                     let value = value.clone();
-                    self.place(value, 0, mark)
+                    self.place(value, 0, line)
                 }
                 None => Err(ComposeError::at(
-                    mark,
+                    line,
                     "an alias to an anchor that is not defined",
                 )),
             },
@@ -155,7 +161,7 @@ impl Composer {
     }
 
     /// A finished node: remembered under its anchor, then put into its parent.
-    fn place(&mut self, value: Value, anchor: usize, mark: Marker) -> Result<(), ComposeError> {
+    fn place(&mut self, value: Value, anchor: usize, line: usize) -> Result<(), ComposeError> {
         if anchor > 0 {
             self.anchors.insert(anchor, value.clone());
         }
@@ -175,17 +181,17 @@ impl Composer {
                 ..
             }) => match key.take() {
                 None => {
-                    *key = Some(Key::Text(key_text(value, mark)?));
+                    *key = Some(Key::Text(key_text(value, line)?));
                     Ok(())
                 }
                 Some(Key::Merge) => {
-                    merged.extend(merge_sources(value, mark)?);
+                    merged.extend(merge_sources(value, line)?);
                     Ok(())
                 }
                 Some(Key::Text(name)) => {
                     if entries.contains_key(&name) {
                         return Err(ComposeError::at(
-                            mark,
+                            line,
                             format!("the key `{name}` is defined twice in one mapping"),
                         ));
                     }
@@ -214,22 +220,22 @@ fn resolve(text: &str, style: TScalarStyle, tag: Option<&Tag>) -> Result<Value, 
 }
 
 /// A scalar key as JSON's string key (what sigs.k8s.io/yaml makes of it).
-fn key_text(key: Value, mark: Marker) -> Result<String, ComposeError> {
+fn key_text(key: Value, line: usize) -> Result<String, ComposeError> {
     match key {
         Value::String(text) => Ok(text),
         Value::Null => Ok("null".to_owned()),
         Value::Bool(b) => Ok(b.to_string()),
         Value::Number(n) => Ok(n.to_string()),
         Value::Array(_) | Value::Object(_) => Err(ComposeError::at(
-            mark,
+            line,
             "a mapping key must be a scalar, not a sequence or a mapping",
         )),
     }
 }
 
 /// What `<<` names: one mapping, or a sequence of mappings.
-fn merge_sources(value: Value, mark: Marker) -> Result<Vec<Map<String, Value>>, ComposeError> {
-    let not_a_mapping = || ComposeError::at(mark, "`<<` merges mappings only");
+fn merge_sources(value: Value, line: usize) -> Result<Vec<Map<String, Value>>, ComposeError> {
+    let not_a_mapping = || ComposeError::at(line, "`<<` merges mappings only");
     match value {
         Value::Object(map) => Ok(vec![map]),
         Value::Array(items) => items

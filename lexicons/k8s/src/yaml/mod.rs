@@ -5,8 +5,11 @@
 //! The parser is yaml-rust2's, not serde-saphyr's (which the kube crate brings for
 //! kubeconfig files): build output holds thousands of documents, and serde-saphyr took
 //! ~24 µs for a 12-line manifest where yaml-rust2's events composed here take ~8 µs.
+//! Most documents never reach it: [`fast`] reads the block YAML generators write in a
+//! fraction of that, and gives up, to yaml-rust2, on anything else.
 
 mod compose;
+mod fast;
 mod scalar;
 
 use serde_json::Value;
