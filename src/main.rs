@@ -39,7 +39,7 @@ fn main() -> ExitCode {
             ExitStatus::Error
         }
     };
-    ExitCode::from(status.code())
+    chant::quick_exit::exit(status.code())
 }
 
 fn init_tracing(verbose: u8) {

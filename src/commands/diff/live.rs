@@ -196,14 +196,18 @@ pub async fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CliError>
                 .success(&format!("No drift detected across {checked} lexicon(s)"));
         }
     }
-    if readings.iter().any(|r| matches!(r.thin, Thin::Refused(_))) {
-        return Ok(ExitStatus::Error);
-    }
-    Ok(ExitStatus::detailed(
-        args.detailed_exitcode,
-        report.drift > 0,
-        !report.complete,
-    ))
+    let status = if readings.iter().any(|r| matches!(r.thin, Thin::Refused(_))) {
+        ExitStatus::Error
+    } else {
+        ExitStatus::detailed(args.detailed_exitcode, report.drift > 0, !report.complete)
+    };
+    let diffs: Vec<_> = report
+        .lexicons
+        .into_values()
+        .map(|live| (live.resources, live.deep, live.artifacts))
+        .collect();
+    crate::quick_exit::release((readings, declared, diffs, deep));
+    Ok(status)
 }
 
 fn update_baseline(
