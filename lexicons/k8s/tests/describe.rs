@@ -333,16 +333,21 @@ fn six_namespaces(server: &FakeKubeApi) -> String {
     declared
 }
 
+/// [`six_namespaces`] read over HTTPS with a token, 50 ms per answer (so the LISTs overlap).
+async fn read_six_namespaces(server: &FakeKubeApi) -> Observation {
+    server.require_token("t0ken");
+    let declared = six_namespaces(server);
+    server.latency(std::time::Duration::from_millis(50));
+    let spec = KubeconfigSpec::new("fake").namespace("shop").token("t0ken");
+    let p = project_with(server, &declared, PINNED, "", &spec);
+    let req = request(&p).await;
+    observed(p.lexicon.describe_resources(&req).await.unwrap())
+}
+
 #[tokio::test]
 async fn every_read_shares_one_connection_where_the_server_speaks_http2() {
     let server = FakeKubeApi::start_tls();
-    server.require_token("t0ken");
-    let declared = six_namespaces(&server);
-    server.latency(std::time::Duration::from_millis(50));
-    let spec = KubeconfigSpec::new("fake").namespace("shop").token("t0ken");
-    let p = project_with(&server, &declared, PINNED, "", &spec);
-    let req = request(&p).await;
-    let obs = observed(p.lexicon.describe_resources(&req).await.unwrap());
+    let obs = read_six_namespaces(&server).await;
     assert!(obs.unobserved.is_empty(), "{:?}", obs.unobserved);
     assert!(server.requests().len() >= 6);
     // The handshake that learns the protocol, then the one connection every read used
@@ -353,13 +358,7 @@ async fn every_read_shares_one_connection_where_the_server_speaks_http2() {
 #[tokio::test]
 async fn a_server_offering_only_http1_is_read_over_http1() {
     let server = FakeKubeApi::start_tls_http1();
-    server.require_token("t0ken");
-    let declared = six_namespaces(&server);
-    server.latency(std::time::Duration::from_millis(50));
-    let spec = KubeconfigSpec::new("fake").namespace("shop").token("t0ken");
-    let p = project_with(&server, &declared, PINNED, "", &spec);
-    let req = request(&p).await;
-    let obs = observed(p.lexicon.describe_resources(&req).await.unwrap());
+    let obs = read_six_namespaces(&server).await;
     assert!(obs.unobserved.is_empty(), "{:?}", obs.unobserved);
     assert_eq!(obs.resources.len(), 12, "{:?}", obs.resources.keys());
     assert!(server.connections() > 2, "{}", server.connections());

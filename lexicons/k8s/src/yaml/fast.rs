@@ -237,13 +237,8 @@ impl<'t> Reader<'t, '_> {
         let rest = match first {
             b'|' => return self.literal(&text[1..], parent),
             b'"' | b'\'' => {
-                let (value, end) = quoted(text).ok_or(GiveUp)?;
-                let style = if first == b'"' {
-                    TScalarStyle::DoubleQuoted
-                } else {
-                    TScalarStyle::SingleQuoted
-                };
-                self.emit(scalar(value, style), line)?;
+                let (event, end) = quoted(text).ok_or(GiveUp)?;
+                self.emit(event, line)?;
                 &text[end..]
             }
             b'[' | b'{' => {
@@ -338,8 +333,8 @@ impl<'t> Reader<'t, '_> {
 }
 
 /// A quoted scalar at the start of `text`, closed on the same line, without escapes: its
-/// value and the byte after the closing quote.
-fn quoted(text: &str) -> Option<(String, usize)> {
+/// event and the byte after the closing quote.
+fn quoted(text: &str) -> Option<(Event, usize)> {
     let quote = text.as_bytes()[0];
     let mut value = String::new();
     let mut from = 1;
@@ -354,7 +349,12 @@ fn quoted(text: &str) -> Option<(String, usize)> {
         if quote == b'"' && value.contains('\\') {
             return None;
         }
-        return Some((value, close + 1));
+        let style = if quote == b'"' {
+            TScalarStyle::DoubleQuoted
+        } else {
+            TScalarStyle::SingleQuoted
+        };
+        return Some((scalar(value, style), close + 1));
     }
 }
 
@@ -364,56 +364,56 @@ fn flow_node(text: &str, i: usize, events: &mut Vec<Event>) -> Option<usize> {
     match *bytes.get(i)? {
         b'{' => {
             events.push(Event::MappingStart(0, None));
-            let mut i = skip_spaces(bytes, i + 1);
-            if bytes.get(i) == Some(&b'}') {
-                events.push(Event::MappingEnd);
-                return Some(i + 1);
-            }
-            loop {
-                i = flow_scalar(text, i, events)?;
-                i = skip_spaces(bytes, i);
-                if bytes.get(i) != Some(&b':') || bytes.get(i + 1) != Some(&b' ') {
-                    return None;
-                }
-                i = skip_spaces(bytes, i + 1);
-                i = flow_node(text, i, events)?;
-                i = skip_spaces(bytes, i);
-                match bytes.get(i)? {
-                    b',' => i = skip_spaces(bytes, i + 1),
-                    b'}' => break,
-                    _ => return None,
-                }
-                if matches!(bytes.get(i), Some(b'}' | b',')) {
-                    return None;
-                }
-            }
+            let end = flow_entries(text, i + 1, b'}', events, flow_pair)?;
             events.push(Event::MappingEnd);
-            Some(i + 1)
+            Some(end)
         }
         b'[' => {
             events.push(Event::SequenceStart(0, None));
-            let mut i = skip_spaces(bytes, i + 1);
-            if bytes.get(i) == Some(&b']') {
-                events.push(Event::SequenceEnd);
-                return Some(i + 1);
-            }
-            loop {
-                i = flow_node(text, i, events)?;
-                i = skip_spaces(bytes, i);
-                match bytes.get(i)? {
-                    b',' => i = skip_spaces(bytes, i + 1),
-                    b']' => break,
-                    _ => return None,
-                }
-                if matches!(bytes.get(i), Some(b']' | b',')) {
-                    return None;
-                }
-            }
+            let end = flow_entries(text, i + 1, b']', events, flow_node)?;
             events.push(Event::SequenceEnd);
-            Some(i + 1)
+            Some(end)
         }
         _ => flow_scalar(text, i, events),
     }
+}
+
+/// The entries of a flow collection from `text[i..]` to its `close`, each read by
+/// `entry`, separated by commas (no empty entry, no trailing comma): the byte after
+/// `close`.
+fn flow_entries(
+    text: &str,
+    i: usize,
+    close: u8,
+    events: &mut Vec<Event>,
+    entry: fn(&str, usize, &mut Vec<Event>) -> Option<usize>,
+) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut i = skip_spaces(bytes, i);
+    if bytes.get(i) == Some(&close) {
+        return Some(i + 1);
+    }
+    loop {
+        i = skip_spaces(bytes, entry(text, i, events)?);
+        match *bytes.get(i)? {
+            b',' => i = skip_spaces(bytes, i + 1),
+            b if b == close => return Some(i + 1),
+            _ => return None,
+        }
+        if bytes.get(i).is_some_and(|b| *b == close || *b == b',') {
+            return None;
+        }
+    }
+}
+
+/// `key: value` inside a flow mapping.
+fn flow_pair(text: &str, i: usize, events: &mut Vec<Event>) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let i = skip_spaces(bytes, flow_scalar(text, i, events)?);
+    if bytes.get(i) != Some(&b':') || bytes.get(i + 1) != Some(&b' ') {
+        return None;
+    }
+    flow_node(text, skip_spaces(bytes, i + 1), events)
 }
 
 /// A quoted or plain scalar inside a flow collection.
@@ -421,13 +421,8 @@ fn flow_scalar(text: &str, i: usize, events: &mut Vec<Event>) -> Option<usize> {
     let bytes = text.as_bytes();
     match *bytes.get(i)? {
         b'"' | b'\'' => {
-            let (value, end) = quoted(&text[i..])?;
-            let style = if bytes[i] == b'"' {
-                TScalarStyle::DoubleQuoted
-            } else {
-                TScalarStyle::SingleQuoted
-            };
-            events.push(scalar(value, style));
+            let (event, end) = quoted(&text[i..])?;
+            events.push(event);
             Some(i + end)
         }
         b'-' if bytes.get(i + 1).is_some_and(|b| !b" ,[]{}".contains(b)) => {
