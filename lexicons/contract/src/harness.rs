@@ -101,16 +101,32 @@ pub trait ObserverAdapter: Send + Sync {
 }
 
 /// Run `f` over `items` with at most `limit` in flight; results keep the input order.
+///
+/// The next item starts as soon as any one finishes: waiting for the earliest item first
+/// (as `buffered` does) would hold every finished slot behind one slow answer, so the
+/// reads would go out in waves paced by the slowest of each.
 pub async fn bounded_concurrently<T, R, F, Fut>(items: Vec<T>, limit: usize, f: F) -> Vec<R>
 where
     F: Fn(T) -> Fut,
     Fut: Future<Output = R>,
 {
     let limit = limit.max(1);
-    futures::stream::iter(items.into_iter().map(f))
-        .buffered(limit)
+    let mut results: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
+    let f = &f;
+    let mut finished = futures::stream::iter(
+        items
+            .into_iter()
+            .enumerate()
+            .map(|(i, item)| async move { (i, f(item).await) }),
+    )
+    .buffer_unordered(limit);
+    while let Some((i, result)) = finished.next().await {
+        results[i] = Some(result);
+    }
+    results
+        .into_iter()
+        .map(|r| r.expect("every item finished"))
         .collect()
-        .await
 }
 
 /// Observe every declared entity through `adapter`.
@@ -324,6 +340,32 @@ mod tests {
         observe_entities(&entities(&refs), &fake).await.unwrap();
         let peak = fake.peak.load(Ordering::SeqCst);
         assert!(peak > 1 && peak <= 4, "peak {peak}");
+    }
+
+    #[tokio::test]
+    async fn a_slow_item_does_not_hold_back_the_next_ones() {
+        // Item 0 waits until item 3 has started: with the next item started only once the
+        // earliest finished, this would never end.
+        let started = tokio::sync::Notify::new();
+        let started = &started;
+        let out = tokio::time::timeout(
+            std::time::Duration::from_secs(5),
+            bounded_concurrently((0..6).collect(), 2, |i: usize| async move {
+                if i == 0 {
+                    started.notified().await;
+                } else if i == 3 {
+                    started.notify_one();
+                }
+                i * 10
+            }),
+        )
+        .await
+        .expect("item 3 started while item 0 was still running");
+        assert_eq!(
+            out,
+            vec![0, 10, 20, 30, 40, 50],
+            "results keep the input order"
+        );
     }
 
     #[tokio::test]
