@@ -29,6 +29,9 @@ pub trait Transport: Send + Sync {
         path_and_query: &str,
         body: Option<Vec<u8>>,
     ) -> Result<RawResponse, String>;
+
+    /// Make the connection the first request will use.
+    async fn connect(&self) {}
 }
 
 /// Why a request gave no object.
@@ -120,27 +123,40 @@ pub const PAGE_SIZE: usize = 500;
 
 /// The API server, as chant reads it.
 pub struct Cluster {
+    exchanges: Arc<Exchanges>,
+    lists: InFlight<Result<Arc<[Value]>, ApiError>>,
+}
+
+/// What every request shares: the transport, the policy and the limit of requests in
+/// flight.
+struct Exchanges {
     transport: Arc<dyn Transport>,
     policy: RequestPolicy,
     sent: AtomicUsize,
     permits: tokio::sync::Semaphore,
-    lists: InFlight<Result<Arc<[Value]>, ApiError>>,
 }
 
 impl Cluster {
     pub fn new(transport: Arc<dyn Transport>, policy: RequestPolicy) -> Self {
         Cluster {
-            transport,
-            permits: tokio::sync::Semaphore::new(policy.max_in_flight.max(1)),
-            policy,
-            sent: AtomicUsize::new(0),
+            exchanges: Arc::new(Exchanges {
+                transport,
+                permits: tokio::sync::Semaphore::new(policy.max_in_flight.max(1)),
+                policy,
+                sent: AtomicUsize::new(0),
+            }),
             lists: InFlight::default(),
         }
     }
 
+    /// Connect before the first request (no request is sent).
+    pub async fn connect(&self) {
+        self.exchanges.transport.connect().await;
+    }
+
     /// Requests sent so far (retries included).
     pub fn requests_sent(&self) -> usize {
-        self.sent.load(Ordering::Relaxed)
+        self.exchanges.sent.load(Ordering::Relaxed)
     }
 
     pub async fn get(&self, path: &str) -> Result<Value, ApiError> {
@@ -228,6 +244,29 @@ impl Cluster {
         }
     }
 
+    /// One exchange, in a task of its own: the callers of a command share one task and
+    /// work through the answers one at a time, and a request waiting for a free slot must
+    /// not wait behind that work as well. The task's JSON parse also runs beside it.
+    async fn call(
+        &self,
+        method: &str,
+        target: &str,
+        body: Option<Vec<u8>>,
+    ) -> Result<Value, ApiError> {
+        let exchanges = self.exchanges.clone();
+        let (method, target) = (method.to_owned(), target.to_owned());
+        let task = AbortOnDrop(tokio::spawn(async move {
+            exchanges.call(&method, &target, body).await
+        }));
+        match task.await {
+            Ok(result) => result,
+            Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
+            Err(error) => Err(ApiError::Transport(error.to_string())),
+        }
+    }
+}
+
+impl Exchanges {
     async fn call(
         &self,
         method: &str,
@@ -269,6 +308,26 @@ impl Cluster {
             .map(Duration::from_secs)
             .unwrap_or(exponential)
             .min(self.policy.max_backoff)
+    }
+}
+
+/// A task that ends when its caller stops waiting for it (a hook's deadline passed).
+struct AbortOnDrop<T>(tokio::task::JoinHandle<T>);
+
+impl<T> Drop for AbortOnDrop<T> {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+impl<T> std::future::Future for AbortOnDrop<T> {
+    type Output = Result<T, tokio::task::JoinError>;
+
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        std::pin::Pin::new(&mut self.0).poll(cx)
     }
 }
 
