@@ -2,6 +2,8 @@
 //! tri-state: a failure is a reason for every declared entity, never an empty estate.
 
 use crate::engine::{Declared, Engine};
+use crate::lifecycle::deep::diff::diff_deep_with;
+use crate::lifecycle::deep::stream::StreamingDiff;
 use crate::lifecycle::mask::mask_observation;
 use crate::output::Output;
 use chant_lexicon::observation::settle_describe;
@@ -93,8 +95,21 @@ pub async fn read_deep(
     declared: &Declared,
     owned: bool,
 ) -> Deep {
+    read_deep_into(engine, environment, declared, owned, None).await
+}
+
+/// [`read_deep`], the lexicon free to hand trees to `sink` as it reads them (those are
+/// then not in the answer). The request, and so the sink, is gone when this returns.
+async fn read_deep_into(
+    engine: &Engine,
+    environment: &str,
+    declared: &Declared,
+    owned: bool,
+    sink: Option<chant_lexicon::DeepSink>,
+) -> Deep {
     let mut request = engine.observe_request(environment, declared);
     request.owned = owned;
+    request.deep_sink = sink;
     match engine
         .bounded(declared.lexicon.observe_resources_deep(&request))
         .await
@@ -151,27 +166,31 @@ pub async fn deep_diffs(
     baseline: Option<&crate::lifecycle::baseline::ObservationBaseline>,
 ) -> std::collections::BTreeMap<String, crate::lifecycle::deep::diff::DeepDiff> {
     let reads = declared.iter().map(|d| async move {
-        let diff = match read_deep(engine, environment, d, owned).await {
-            Deep::Unsupported => None,
-            Deep::Observed(deep) => {
-                // On a thread of its own, so the other reads of this command go on while
-                // the diff has every core.
-                let entities = d.entities.clone();
-                let hooks = d.lexicon.normalization_hooks();
-                let baseline = baseline.and_then(|b| b.lexicons.get(d.name())).cloned();
-                let diff = tokio::task::spawn_blocking(move || {
-                    crate::lifecycle::deep::diff::diff_deep(
-                        &entities,
-                        &deep,
-                        &hooks,
-                        baseline.as_ref(),
-                    )
-                });
-                match diff.await {
-                    Ok(diff) => Some(diff),
-                    Err(error) => std::panic::resume_unwind(error.into_panic()),
-                }
+        // Trees the lexicon hands over are classified while its other reads go on.
+        let hooks = std::sync::Arc::new(d.lexicon.normalization_hooks());
+        let baseline = baseline
+            .and_then(|b| b.lexicons.get(d.name()))
+            .cloned()
+            .map(std::sync::Arc::new);
+        let streaming = StreamingDiff::start(d.entities.clone(), hooks.clone(), baseline.clone());
+        let read = read_deep_into(engine, environment, d, owned, Some(streaming.sink())).await;
+        let entities = d.entities.clone();
+        let diff = tokio::task::spawn_blocking(move || {
+            let streamed = streaming.finish();
+            match read {
+                Deep::Unsupported => None,
+                Deep::Observed(deep) => Some(diff_deep_with(
+                    &entities,
+                    &deep,
+                    &hooks,
+                    baseline.as_deref(),
+                    streamed,
+                )),
             }
+        });
+        let diff = match diff.await {
+            Ok(diff) => diff,
+            Err(error) => std::panic::resume_unwind(error.into_panic()),
         };
         diff.map(|diff| (d.name().to_owned(), diff))
     });

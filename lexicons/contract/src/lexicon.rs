@@ -3,7 +3,7 @@
 use crate::ambient::{AmbientRequest, DependencyRequest};
 use crate::behaviour::{BehaviourOutcome, BehaviourRequest, Edges};
 use crate::declared::{DeclaredEntity, SourceDiagnostic};
-use crate::deep::{DeepObservation, NormalizationHooks};
+use crate::deep::{DeepObservation, DeepResourceObservation, NormalizationHooks};
 use crate::disruption::{DisruptionRequest, DisruptionVerdict};
 use crate::export::{ExportRequest, ExportedTemplate, GeneratedFile};
 use crate::harness::DEFAULT_OBSERVE_CONCURRENCY;
@@ -59,6 +59,38 @@ impl HookError {
 
 pub type HookResult<T> = Result<T, HookError>;
 
+/// Takes one entity's deep tree while the read goes on. A tree handed here is not also in
+/// the answer's `resources`; a lexicon that never calls it answers as it always did.
+#[derive(Clone)]
+pub struct DeepSink(Arc<TakeTree>);
+
+type TakeTree = dyn Fn(&str, DeepResourceObservation) + Send + Sync;
+
+impl DeepSink {
+    pub fn new(take: impl Fn(&str, DeepResourceObservation) + Send + Sync + 'static) -> Self {
+        DeepSink(Arc::new(take))
+    }
+
+    pub fn hand_over(&self, entity: &str, tree: DeepResourceObservation) {
+        (self.0)(entity, tree)
+    }
+}
+
+impl std::fmt::Debug for DeepSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("DeepSink")
+    }
+}
+
+/// The reads that are about to be made: the environment, and the pool and timeout they
+/// will be made with.
+#[derive(Clone, Debug)]
+pub struct PrepareRequest {
+    pub environment: String,
+    pub concurrency: Option<usize>,
+    pub request_timeout: Duration,
+}
+
 /// What the thin and deep reads are asked.
 #[derive(Clone, Debug)]
 pub struct ObserveRequest {
@@ -76,6 +108,9 @@ pub struct ObserveRequest {
     pub concurrency: Option<usize>,
     /// A bound for each network request.
     pub request_timeout: Duration,
+    /// Where `observe_resources_deep` may hand each present entity's tree as soon as it is
+    /// read, so the caller works on it while the other reads are under way.
+    pub deep_sink: Option<DeepSink>,
 }
 
 impl ObserveRequest {
@@ -94,6 +129,7 @@ impl ObserveRequest {
             region: None,
             concurrency: None,
             request_timeout: Duration::from_secs(30),
+            deep_sink: None,
         }
     }
 
@@ -205,6 +241,11 @@ pub trait Lexicon: Send + Sync {
 
     /// Read the declared build output.
     async fn declared(&self) -> Result<Vec<DeclaredEntity>, SourceDiagnostic>;
+
+    /// Reads of `request.environment` follow: bind and connect now, while the declared
+    /// side is read. Nothing is read and nothing reported here — whatever fails fails
+    /// again in the reads, which say why.
+    async fn prepare(&self, _request: &PrepareRequest) {}
 
     async fn describe_resources(&self, _request: &ObserveRequest) -> HookResult<DescribeResult> {
         Err(HookError::unsupported(self.name(), "describe_resources"))

@@ -46,7 +46,8 @@ pub use harness::{
 pub use hook_cache::HookCache;
 pub use identity::{Identity, IdentityAnswer, IdentityRequest};
 pub use lexicon::{
-    HookError, HookResult, Lexicon, LexiconFactory, ObserveRequest, ProjectContext, ReadPath,
+    DeepSink, HookError, HookResult, Lexicon, LexiconFactory, ObserveRequest, PrepareRequest,
+    ProjectContext, ReadPath,
 };
 pub use metadata::{
     ArtifactMetadata, AttributeChange, OwnerChain, Ownership, OwnershipMarker, ResourceMetadata,

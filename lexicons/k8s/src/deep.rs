@@ -42,7 +42,16 @@ pub async fn observe(
         &request.entities,
         request.namespace.as_deref(),
         pool,
-        |i, read| deep_answer(&request.entities[i], read, request),
+        |i, read| {
+            let entity = &request.entities[i];
+            match (deep_answer(entity, read, request), &request.deep_sink) {
+                (Some(Ok(tree)), Some(sink)) => {
+                    sink.hand_over(&entity.name, tree);
+                    None
+                }
+                (answer, _) => answer,
+            }
+        },
     )
     .await;
     for (entity, answer) in request.entities.iter().zip(reads.entities) {

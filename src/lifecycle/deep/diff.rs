@@ -11,7 +11,7 @@ use chant_lexicon::{
     NormalizationHooks, Side,
 };
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -101,6 +101,40 @@ fn entity_type_of<'a>(entity: &'a DeclaredEntity, live: &'a DeepResourceObservat
     }
 }
 
+/// One declared entity classified against its live tree.
+pub struct Classified {
+    pub name: String,
+    pub entity_type: String,
+    pub fields: EntityFields,
+}
+
+/// Classify the live tree read for a declared entity.
+pub fn classify_entity(
+    entity: &DeclaredEntity,
+    tree: &DeepResourceObservation,
+    hooks: &HookCache<'_>,
+    baseline: Option<&LexiconBaseline>,
+) -> Classified {
+    Classified {
+        name: entity.name.clone(),
+        entity_type: entity_type_of(entity, tree).to_owned(),
+        fields: entity_fields(
+            entity,
+            tree,
+            hooks,
+            baseline.and_then(|b| b.get(&entity.name)),
+        ),
+    }
+}
+
+/// What was classified while the deep read was still going on.
+#[derive(Default)]
+pub struct Streamed {
+    pub classified: Vec<Classified>,
+    /// Trees handed over that nothing declares.
+    pub undeclared: Vec<String>,
+}
+
 /// The deep diff of one lexicon. A declared entity with no live tree yields nothing here:
 /// the thin diff already says missing or unobserved.
 pub fn diff_deep(
@@ -109,13 +143,41 @@ pub fn diff_deep(
     hooks: &NormalizationHooks,
     baseline: Option<&LexiconBaseline>,
 ) -> DeepDiff {
+    diff_deep_with(declared, live, hooks, baseline, Streamed::default())
+}
+
+/// [`diff_deep`] for a read that handed some of its trees over as it went: those arrive
+/// classified in `streamed`, the rest are in `live`.
+pub fn diff_deep_with(
+    declared: &[DeclaredEntity],
+    live: &DeepObservation,
+    hooks: &NormalizationHooks,
+    baseline: Option<&LexiconBaseline>,
+    streamed: Streamed,
+) -> DeepDiff {
     let by_name: BTreeMap<&str, &DeclaredEntity> =
         declared.iter().map(|e| (e.name.as_str(), e)).collect();
+    let read: HashSet<&str> = live
+        .resources
+        .keys()
+        .map(String::as_str)
+        .chain(streamed.classified.iter().map(|c| c.name.as_str()))
+        .chain(streamed.undeclared.iter().map(String::as_str))
+        .collect();
+    let mut undeclared_entities: Vec<String> = live
+        .resources
+        .keys()
+        .filter(|name| !by_name.contains_key(name.as_str()))
+        .cloned()
+        .chain(streamed.undeclared.iter().cloned())
+        .collect();
+    undeclared_entities.sort();
+    undeclared_entities.dedup();
     let mut diff = DeepDiff {
         unobserved: live
             .unobserved
             .iter()
-            .filter(|(name, _)| !live.resources.contains_key(*name))
+            .filter(|(name, _)| !read.contains(name.as_str()))
             .map(|(name, entry)| UnobservedResource {
                 name: name.clone(),
                 entity_type: entry.entity_type.clone(),
@@ -124,33 +186,36 @@ pub fn diff_deep(
                 queried: entry.queried.clone(),
             })
             .collect(),
-        undeclared_entities: live
-            .resources
-            .keys()
-            .filter(|name| !by_name.contains_key(name.as_str()))
-            .cloned()
-            .collect(),
+        undeclared_entities,
         ..Default::default()
     };
-    let pairs: Vec<(&str, &DeclaredEntity, &DeepResourceObservation)> = by_name
-        .into_iter()
-        .filter_map(|(name, entity)| Some((name, entity, live.resources.get(name)?)))
+    let pairs: Vec<(&DeclaredEntity, &DeepResourceObservation)> = live
+        .resources
+        .iter()
+        .filter_map(|(name, tree)| Some((*by_name.get(name.as_str())?, tree)))
         .collect();
-    let classified = map_on_every_core(
+    let mut classified: Vec<Classified> = map_on_every_core(
         &pairs,
         || HookCache::new(hooks),
-        |cache, (name, entity, tree)| {
-            entity_fields(entity, tree, cache, baseline.and_then(|b| b.get(*name)))
-        },
-    );
-    for ((name, entity, tree), fields) in pairs.into_iter().zip(classified) {
+        |cache, (entity, tree)| classify_entity(entity, tree, cache, baseline),
+    )
+    .into_iter()
+    .chain(streamed.classified)
+    .collect();
+    classified.sort_by(|a, b| a.name.cmp(&b.name));
+    for Classified {
+        name,
+        entity_type,
+        fields,
+    } in classified
+    {
         let entry = |changes: Vec<PropertyRow>| DeepEntityDrift {
-            name: name.to_owned(),
-            entity_type: entity_type_of(entity, tree).to_owned(),
+            name: name.clone(),
+            entity_type: entity_type.clone(),
             changes,
         };
         if fields.drifted.is_empty() && fields.accepted.is_empty() {
-            diff.unchanged.push(name.to_owned());
+            diff.unchanged.push(name.clone());
         }
         if !fields.drifted.is_empty() {
             diff.drifted.push(entry(fields.drifted));

@@ -7,6 +7,7 @@ pub mod diff;
 pub mod flatten;
 pub mod normalize;
 pub mod path;
+pub mod stream;
 
 pub use claim::{ClaimSource, ClaimedFields, EntityFields, FieldKind, PropertyRow, claimed_fields};
 pub use diff::{
