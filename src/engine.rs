@@ -5,7 +5,9 @@
 use crate::config::Project;
 use crate::error::CliError;
 use crate::registry;
-use chant_lexicon::{DeclaredEntity, HookError, HookResult, Lexicon, ObserveRequest};
+use chant_lexicon::{
+    DeclaredEntity, HookError, HookResult, Lexicon, ObserveRequest, PrepareRequest,
+};
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -108,6 +110,23 @@ impl Engine {
             out.push(result?);
         }
         Ok(out)
+    }
+
+    /// [`Engine::declared`], while every lexicon binds and connects to `environment` for
+    /// the reads that follow.
+    pub async fn declared_for_reads(&self, environment: &str) -> Result<Vec<Declared>, CliError> {
+        let request = PrepareRequest {
+            environment: environment.to_owned(),
+            concurrency: self.options.concurrency,
+            request_timeout: self.options.request_timeout,
+        };
+        for lexicon in &self.lexicons {
+            let (lexicon, request) = (lexicon.clone(), request.clone());
+            // Detached: a slow connection must not hold up a bad-input diagnostic, and
+            // the reads wait for the binding they share in any case.
+            tokio::spawn(async move { lexicon.prepare(&request).await });
+        }
+        self.declared().await
     }
 
     pub fn observe_request(&self, environment: &str, declared: &Declared) -> ObserveRequest {

@@ -43,7 +43,7 @@ pub struct LexiconMessage {
 pub async fn run(ctx: &Context, args: &PlanArgs) -> Result<ExitStatus, CliError> {
     let engine = ctx.engine(args.target.lexicon.as_deref())?;
     let env = engine.project.environment(&args.target.env)?.to_owned();
-    let declared = engine.declared().await?;
+    let declared = engine.declared_for_reads(&env).await?;
     let store = ctx.store(&engine.project);
     let options = ReadOptions {
         owned: args.owned,

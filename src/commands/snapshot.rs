@@ -22,7 +22,7 @@ pub async fn run(ctx: &Context, args: &SnapshotArgs) -> Result<ExitStatus, CliEr
     let engine = ctx.engine(args.target.lexicon.as_deref())?;
     let env = engine.project.environment(&args.target.env)?.to_owned();
     let store = ctx.require_store(&engine.project)?;
-    let declared = engine.declared().await?;
+    let declared = engine.declared_for_reads(&env).await?;
     let readings = read_thin(
         &engine,
         &env,

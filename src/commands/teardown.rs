@@ -60,7 +60,7 @@ pub async fn run(ctx: &Context, args: &TeardownArgs) -> Result<ExitStatus, CliEr
             format!("chant lifecycle teardown {env} --execute --confirm {env}"),
         ));
     }
-    let declared = engine.declared().await?;
+    let declared = engine.declared_for_reads(&env).await?;
     if args.execute {
         guard_targets(ctx, &engine, &env).await?;
     }

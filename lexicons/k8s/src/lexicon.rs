@@ -14,8 +14,8 @@ use chant_lexicon::{
     DeclaredEntity, DeepObservation, DescribeResult, DisruptionRequest, DisruptionVerdict,
     ExportRequest, ExportedTemplate, GeneratedFile, HookError, HookResult, IdentityAnswer,
     IdentityRequest, Lexicon, LexiconFactory, NormalizationHooks, Observation, ObserveRequest,
-    ProjectContext, ReadPath, SourceDiagnostic, StackStatus, StackStatusRequest, TeardownOutcome,
-    TeardownPlan, TeardownRequest,
+    PrepareRequest, ProjectContext, ReadPath, SourceDiagnostic, StackStatus, StackStatusRequest,
+    TeardownOutcome, TeardownPlan, TeardownRequest,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -214,6 +214,16 @@ impl Lexicon for K8sLexicon {
 
     async fn declared(&self) -> Result<Vec<DeclaredEntity>, SourceDiagnostic> {
         read_declared(&self.sources, self.exec.as_ref()).await
+    }
+
+    async fn prepare(&self, request: &PrepareRequest) {
+        let pool = self.pool(request.concurrency);
+        if let Ok(session) = self
+            .session(&request.environment, request.request_timeout, pool)
+            .await
+        {
+            session.binding.cluster.connect().await;
+        }
     }
 
     async fn describe_resources(&self, request: &ObserveRequest) -> HookResult<DescribeResult> {

@@ -5,8 +5,8 @@
 //! Over HTTP/1.1 every request in flight needs a connection of its own, so a command's
 //! first 16 reads began with 16 TLS handshakes — on both ends of the wire, before the
 //! first answer. Over HTTP/2 one connection carries them all, as it does for kubectl.
-//! Which protocol a server speaks is learnt once per binding, from the ALPN answer of a
-//! handshake that sends no request.
+//! Which protocol a server speaks is learnt from the ALPN answer of the first handshake,
+//! and when it is `h2` that connection is the one the requests use.
 
 use crate::api::{RawResponse, Transport};
 use async_trait::async_trait;
@@ -15,7 +15,7 @@ use hyper_rustls::{FixedServerNameResolver, HttpsConnector, HttpsConnectorBuilde
 use hyper_util::client::legacy::connect::{Connection, HttpConnector};
 use hyper_util::rt::TokioExecutor;
 use kube::client::ConfigExt;
-use std::time::Duration;
+use std::sync::Arc;
 use tokio::sync::OnceCell;
 use tower::{Service, ServiceBuilder};
 
@@ -41,13 +41,17 @@ impl KubeTransport {
     async fn client(&self) -> &kube::Client {
         self.chosen
             .get_or_init(|| async {
-                if offers_http2(&self.config).await {
-                    match http2_client(&self.config, self.http1.valid_until()) {
-                        Ok(client) => return client,
-                        Err(e) => tracing::debug!("k8s: no HTTP/2 client ({e}); using HTTP/1.1"),
+                let client = match Http2Connection::open(&self.config).await {
+                    Ok(Some(connection)) => {
+                        http2_client(&self.config, connection, self.http1.valid_until())
                     }
-                }
-                self.http1.clone()
+                    Ok(None) => Err("the server does not offer h2".to_owned()),
+                    Err(e) => Err(e.to_string()),
+                };
+                client.unwrap_or_else(|e| {
+                    tracing::debug!("k8s: no HTTP/2 client ({e}); using HTTP/1.1");
+                    self.http1.clone()
+                })
             })
             .await
     }
@@ -96,6 +100,10 @@ impl Transport for KubeTransport {
             body,
         })
     }
+
+    async fn connect(&self) {
+        self.client().await;
+    }
 }
 
 /// kube's error, with its sources, on one line (no credentials are in it).
@@ -113,26 +121,9 @@ fn describe_kube_error(error: &kube::Error) -> String {
     text
 }
 
-/// Whether the server answers a TLS handshake with `h2`. Anything that goes wrong here
-/// (no TLS, a proxy, a refused connection) says no: the first request then meets the
-/// same problem over HTTP/1.1 and reports it as it always has.
-async fn offers_http2(config: &kube::Config) -> bool {
-    if config.cluster_url.scheme_str() != Some("https") || config.proxy_url.is_some() {
-        return false;
-    }
-    let Ok(mut connector) = https_connector(config) else {
-        return false;
-    };
-    let wait = config.connect_timeout.unwrap_or(Duration::from_secs(10));
-    match tokio::time::timeout(wait, connector.call(config.cluster_url.clone())).await {
-        Ok(Ok(stream)) => stream.connected().is_negotiated_h2(),
-        _ => false,
-    }
-}
-
 /// TLS as kube configures it (roots, client identity, server name), offering both
-/// protocols.
-fn https_connector(config: &kube::Config) -> Result<HttpsConnector<HttpConnector>, String> {
+/// protocols, with kube's connect, read and write timeouts.
+fn https_connector(config: &kube::Config) -> Result<Connector, String> {
     let mut http = HttpConnector::new();
     http.enforce_http(false);
     http.set_nodelay(true);
@@ -148,30 +139,113 @@ fn https_connector(config: &kube::Config) -> Result<HttpsConnector<HttpConnector
         }
         None => builder,
     };
-    Ok(builder.enable_all_versions().wrap_connector(http))
+    let mut connector =
+        hyper_timeout::TimeoutConnector::new(builder.enable_all_versions().wrap_connector(http));
+    connector.set_connect_timeout(config.connect_timeout);
+    connector.set_read_timeout(config.read_timeout);
+    connector.set_write_timeout(config.write_timeout);
+    Ok(connector)
 }
 
-/// kube's layers over an HTTP/2-only connection pool: one connection, every request
-/// multiplexed on it.
+type Connector = hyper_timeout::TimeoutConnector<HttpsConnector<HttpConnector>>;
+type Sender = hyper::client::conn::http2::SendRequest<kube::client::Body>;
+
+/// One HTTP/2 connection to the API server carrying every request; made again if it
+/// closes.
+#[derive(Clone)]
+struct Http2Connection(Arc<Http2Shared>);
+
+struct Http2Shared {
+    connector: Connector,
+    server: http::Uri,
+    sender: tokio::sync::Mutex<Sender>,
+}
+
+impl Http2Connection {
+    /// Connect; `None` when the server does not answer the TLS handshake with `h2` (or
+    /// the cluster is not reached over TLS, or through a proxy).
+    async fn open(config: &kube::Config) -> Result<Option<Self>, tower::BoxError> {
+        if config.cluster_url.scheme_str() != Some("https") || config.proxy_url.is_some() {
+            return Ok(None);
+        }
+        let connector = https_connector(config)?;
+        let server = config.cluster_url.clone();
+        let Some(sender) = handshake(&connector, &server).await? else {
+            return Ok(None);
+        };
+        Ok(Some(Http2Connection(Arc::new(Http2Shared {
+            connector,
+            server,
+            sender: tokio::sync::Mutex::new(sender),
+        }))))
+    }
+
+    async fn sender(&self) -> Result<Sender, tower::BoxError> {
+        let mut sender = self.0.sender.lock().await;
+        if sender.is_closed() {
+            *sender = handshake(&self.0.connector, &self.0.server)
+                .await?
+                .ok_or("the API server no longer offers HTTP/2")?;
+        }
+        Ok(sender.clone())
+    }
+}
+
+/// A TLS connection and, if the server chose `h2` for it, an HTTP/2 session on it.
+async fn handshake(
+    connector: &Connector,
+    server: &http::Uri,
+) -> Result<Option<Sender>, tower::BoxError> {
+    let stream = connector.clone().call(server.clone()).await?;
+    if !stream.connected().is_negotiated_h2() {
+        return Ok(None);
+    }
+    let (sender, connection) = hyper::client::conn::http2::Builder::new(TokioExecutor::new())
+        .handshake(stream)
+        .await?;
+    tokio::spawn(async move {
+        if let Err(e) = connection.await {
+            tracing::debug!("k8s: the HTTP/2 connection ended: {e}");
+        }
+    });
+    Ok(Some(sender))
+}
+
+impl Service<http::Request<kube::client::Body>> for Http2Connection {
+    type Response = http::Response<hyper::body::Incoming>;
+    type Error = tower::BoxError;
+    type Future = futures::future::BoxFuture<'static, Result<Self::Response, Self::Error>>;
+
+    fn poll_ready(
+        &mut self,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Self::Error>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: http::Request<kube::client::Body>) -> Self::Future {
+        let connection = self.clone();
+        Box::pin(async move {
+            let mut sender = connection.sender().await?;
+            sender.ready().await?;
+            Ok(sender.send_request(request).await?)
+        })
+    }
+}
+
+/// kube's layers over the HTTP/2 connection.
 /// `valid_until`: when an exec plugin's client certificate expires, as kube's own client
 /// records it.
 fn http2_client(
     config: &kube::Config,
+    connection: Http2Connection,
     valid_until: &Option<k8s_openapi::jiff::Timestamp>,
 ) -> Result<kube::Client, String> {
-    let mut connector = hyper_timeout::TimeoutConnector::new(https_connector(config)?);
-    connector.set_connect_timeout(config.connect_timeout);
-    connector.set_read_timeout(config.read_timeout);
-    connector.set_write_timeout(config.write_timeout);
-    let pool = hyper_util::client::legacy::Client::builder(TokioExecutor::new())
-        .http2_only(true)
-        .build(connector);
     let service = ServiceBuilder::new()
         .layer(config.base_uri_layer())
         .option_layer(config.auth_layer().map_err(|e| e.to_string())?)
         .layer(config.extra_headers_layer().map_err(|e| e.to_string())?)
-        .map_err(tower::BoxError::from)
-        .service(pool);
+        .service(connection);
     Ok(
         kube::client::ClientBuilder::new(service, config.default_namespace.clone())
             .with_valid_until(*valid_until)

@@ -50,7 +50,7 @@ struct LiveReport<'r> {
 pub async fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CliError> {
     let engine = ctx.engine(args.target.lexicon.as_deref())?;
     let env = engine.project.environment(&args.target.env)?.to_owned();
-    let declared = engine.declared().await?;
+    let declared = engine.declared_for_reads(&env).await?;
     let store = ctx.store(&engine.project);
     let baseline = store
         .as_ref()
