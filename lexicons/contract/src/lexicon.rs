@@ -91,6 +91,17 @@ pub struct PrepareRequest {
     pub request_timeout: Duration,
 }
 
+impl PrepareRequest {
+    /// For the reads `request` will make.
+    pub fn for_reads(request: &ObserveRequest) -> Self {
+        PrepareRequest {
+            environment: request.environment.clone(),
+            concurrency: request.concurrency,
+            request_timeout: request.request_timeout,
+        }
+    }
+}
+
 /// What the thin and deep reads are asked.
 #[derive(Clone, Debug)]
 pub struct ObserveRequest {

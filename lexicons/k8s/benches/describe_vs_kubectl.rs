@@ -159,11 +159,7 @@ fn chant_describe(dir: &Path, server: &FakeKubeApi) -> Run {
     let (observation, reading, after_reading) = runtime.block_on(async {
         // As the CLI does: the binding connects while the YAML is read.
         let request = ObserveRequest::new("dev", ProjectMarker::new("bench", "dev"), Vec::new());
-        let prepare = PrepareRequest {
-            environment: request.environment.clone(),
-            concurrency: request.concurrency,
-            request_timeout: request.request_timeout,
-        };
+        let prepare = PrepareRequest::for_reads(&request);
         let preparing = lexicon.clone();
         tokio::spawn(async move { preparing.prepare(&prepare).await });
         let declared = lexicon.declared().await.expect("the estate reads");

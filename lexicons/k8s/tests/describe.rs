@@ -365,13 +365,7 @@ async fn prepare_connects_without_a_request_and_the_reads_use_that_connection() 
     let spec = KubeconfigSpec::new("fake").namespace("shop").token("t0ken");
     let p = project_with(&server, &declared, PINNED, "", &spec);
     let req = request(&p).await;
-    p.lexicon
-        .prepare(&PrepareRequest {
-            environment: req.environment.clone(),
-            concurrency: req.concurrency,
-            request_timeout: req.request_timeout,
-        })
-        .await;
+    p.lexicon.prepare(&PrepareRequest::for_reads(&req)).await;
     assert_eq!(server.connections(), 1, "prepared: connected");
     assert!(server.requests().is_empty(), "{:?}", server.requests());
     let obs = observed(p.lexicon.describe_resources(&req).await.unwrap());
@@ -392,13 +386,7 @@ async fn preparing_an_unreachable_cluster_leaves_the_reason_to_the_reads() {
     let p = project_with(&server, &declared, PINNED, "", &spec);
     drop(server);
     let req = request(&p).await;
-    p.lexicon
-        .prepare(&PrepareRequest {
-            environment: req.environment.clone(),
-            concurrency: req.concurrency,
-            request_timeout: req.request_timeout,
-        })
-        .await;
+    p.lexicon.prepare(&PrepareRequest::for_reads(&req)).await;
     let obs = observed(p.lexicon.describe_resources(&req).await.unwrap());
     let hole = &obs.unobserved["configMapA"];
     assert_eq!(hole.reason, UnobservedReason::NoBinding, "{hole:?}");

@@ -157,6 +157,7 @@ mod tests {
         let streamed = streaming.finish();
         assert_eq!(streamed.classified.len(), 20);
         assert_eq!(streamed.undeclared, vec!["stray".to_owned()]);
+        // A sink kept past the end takes nothing and does not fail.
         sink.hand_over("late", tree("late", 1));
         let merged = diff_deep_with(&declared, &answered, &hooks, None, streamed);
         assert_eq!(merged, expected);
