@@ -6,7 +6,8 @@ use crate::config::Project;
 use crate::error::CliError;
 use crate::registry;
 use chant_lexicon::{
-    DeclaredEntity, HookError, HookResult, Lexicon, ObserveRequest, PrepareRequest,
+    DeclaredEntity, HookError, HookResult, Lexicon, ObserveRequest, ReadPath, ReadsAhead,
+    SourceDiagnostic,
 };
 use std::future::Future;
 use std::sync::Arc;
@@ -99,11 +100,24 @@ impl Engine {
 
     /// Read every lexicon's declared side; the first bad input ends the command.
     pub async fn declared(&self) -> Result<Vec<Declared>, CliError> {
-        let reads = self.lexicons.iter().map(|lexicon| async move {
-            lexicon.declared().await.map(|entities| Declared {
-                lexicon: lexicon.clone(),
-                entities: Arc::new(entities),
-            })
+        self.declared_with(|lexicon| lexicon.declared()).await
+    }
+
+    async fn declared_with<'e, F>(
+        &'e self,
+        read: impl Fn(&'e Arc<dyn Lexicon>) -> F,
+    ) -> Result<Vec<Declared>, CliError>
+    where
+        F: Future<Output = Result<Vec<DeclaredEntity>, SourceDiagnostic>>,
+    {
+        let reads = self.lexicons.iter().map(|lexicon| {
+            let entities = read(lexicon);
+            async move {
+                entities.await.map(|entities| Declared {
+                    lexicon: lexicon.clone(),
+                    entities: Arc::new(entities),
+                })
+            }
         });
         let mut out = Vec::new();
         for result in futures::future::join_all(reads).await {
@@ -112,21 +126,24 @@ impl Engine {
         Ok(out)
     }
 
-    /// [`Engine::declared`], while every lexicon binds and connects to `environment` for
-    /// the reads that follow.
-    pub async fn declared_for_reads(&self, environment: &str) -> Result<Vec<Declared>, CliError> {
-        let request = PrepareRequest {
+    /// [`Engine::declared`] for a command whose `reads` of `environment` follow, each with
+    /// `namespace` as its default: every lexicon may bind, connect and start the reads it
+    /// is certain of while it reads its declared side.
+    pub async fn declared_for_reads(
+        &self,
+        environment: &str,
+        reads: &[ReadPath],
+        namespace: Option<&str>,
+    ) -> Result<Vec<Declared>, CliError> {
+        let ahead = ReadsAhead {
             environment: environment.to_owned(),
             concurrency: self.options.concurrency,
             request_timeout: self.options.request_timeout,
+            reads: reads.to_vec(),
+            namespace: namespace.map(str::to_owned),
         };
-        for lexicon in &self.lexicons {
-            let (lexicon, request) = (lexicon.clone(), request.clone());
-            // Detached: a slow connection must not hold up a bad-input diagnostic, and
-            // the reads wait for the binding they share in any case.
-            tokio::spawn(async move { lexicon.prepare(&request).await });
-        }
-        self.declared().await
+        self.declared_with(|lexicon| lexicon.clone().declared_for_reads(ahead.clone()))
+            .await
     }
 
     pub fn observe_request(&self, environment: &str, declared: &Declared) -> ObserveRequest {

@@ -118,6 +118,43 @@ fn diff_live_sends_each_list_once_for_the_thin_and_the_deep_read() {
 }
 
 #[test]
+fn diff_live_reads_thin_and_deep_in_the_namespace_given() {
+    let cluster = cluster();
+    cluster.server.seed_yaml(
+        &[config_map("settings", true), config_map("flags", true)]
+            .concat()
+            .replace("namespace: shop", "namespace: staging"),
+    );
+    cluster.server.clear_requests();
+    let args = [
+        "lifecycle",
+        "diff",
+        "dev",
+        "--live",
+        "--json",
+        "--namespace",
+        "staging",
+    ];
+    let json = chant(&cluster, &args).json();
+    let paths: Vec<String> = cluster
+        .server
+        .requests()
+        .into_iter()
+        .map(|r| r.path)
+        .collect();
+    assert!(
+        paths.iter().all(|p| !p.contains("/namespaces/shop/")),
+        "the fixture declares no namespace: {paths:#?}"
+    );
+    let deep = &json["lexicons"]["k8s"]["deep"];
+    assert_eq!(
+        deep["unchanged"],
+        serde_json::json!(["configMapFlags", "configMapSettings"]),
+        "the deep read found them where the thin read did: {deep:#}"
+    );
+}
+
+#[test]
 fn plan_proposes_create_for_absent_and_delete_only_for_owned_orphans() {
     let cluster = cluster();
     let human = chant(&cluster, &["lifecycle", "plan", "dev"]);
@@ -164,6 +201,17 @@ fn teardown_plans_then_executes_against_owned_orphans_only() {
     let cluster = cluster();
     let plan = chant(&cluster, &["lifecycle", "teardown", "dev"]);
     snapshot("k8s_teardown_plan", &cluster, &plan.transcript());
+    let unlabelled: Vec<String> = cluster
+        .server
+        .requests()
+        .into_iter()
+        .filter(|r| r.query.contains_key("limit") && !r.query.contains_key("labelSelector"))
+        .map(|r| r.path)
+        .collect();
+    assert!(
+        unlabelled.is_empty(),
+        "teardown lists by marker only, so nothing is listed ahead: {unlabelled:?}"
+    );
     assert!(
         plan.stdout.contains("configMapOrphan"),
         "{}",

@@ -1,6 +1,8 @@
 //! `chant lifecycle plan <env> [lexicon]`: strictly read-only.
 
-use super::read::{ReadOptions, Reading, Thin, deep_diffs, read_thin, report_reading_problems};
+use super::read::{
+    ReadOptions, Reading, THIN_AND_DEEP, Thin, deep_diffs, read_thin, report_reading_problems,
+};
 use super::{Context, ExitStatus, previous_resources};
 use crate::cli::{PlanArgs, ReportFormat};
 use crate::engine::Engine;
@@ -43,7 +45,9 @@ pub struct LexiconMessage {
 pub async fn run(ctx: &Context, args: &PlanArgs) -> Result<ExitStatus, CliError> {
     let engine = ctx.engine(args.target.lexicon.as_deref())?;
     let env = engine.project.environment(&args.target.env)?.to_owned();
-    let declared = engine.declared_for_reads(&env).await?;
+    let declared = engine
+        .declared_for_reads(&env, THIN_AND_DEEP, args.namespace.as_deref())
+        .await?;
     let store = ctx.store(&engine.project);
     let options = ReadOptions {
         owned: args.owned,
@@ -52,7 +56,7 @@ pub async fn run(ctx: &Context, args: &PlanArgs) -> Result<ExitStatus, CliError>
     // The thin and the deep reads are independent: run them side by side.
     let (readings, deep) = tokio::join!(
         read_thin(&engine, &env, &declared, options, &ctx.output),
-        deep_diffs(&engine, &env, &declared, args.owned, None)
+        deep_diffs(&engine, &env, &declared, options, None)
     );
     let drift = deep
         .iter()

@@ -7,7 +7,7 @@ use crate::lifecycle::deep::stream::StreamingDiff;
 use crate::lifecycle::mask::mask_observation;
 use crate::output::Output;
 use chant_lexicon::observation::settle_describe;
-use chant_lexicon::{DeepObservation, HookError, Observation, UnobservedReason};
+use chant_lexicon::{DeepObservation, HookError, Observation, ReadPath, UnobservedReason};
 
 /// One lexicon's thin answer.
 pub enum Thin {
@@ -33,6 +33,10 @@ impl Reading {
         }
     }
 }
+
+/// The reads of a command that reads every declared entity both thin and deep.
+pub const THIN_AND_DEEP: &[ReadPath] =
+    &[ReadPath::DescribeResources, ReadPath::ObserveResourcesDeep];
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ReadOptions<'a> {
@@ -93,9 +97,9 @@ pub async fn read_deep(
     engine: &Engine,
     environment: &str,
     declared: &Declared,
-    owned: bool,
+    options: ReadOptions<'_>,
 ) -> Deep {
-    read_deep_into(engine, environment, declared, owned, None).await
+    read_deep_into(engine, environment, declared, options, None).await
 }
 
 /// [`read_deep`], the lexicon free to hand trees to `sink` as it reads them (those are
@@ -104,11 +108,12 @@ async fn read_deep_into(
     engine: &Engine,
     environment: &str,
     declared: &Declared,
-    owned: bool,
+    options: ReadOptions<'_>,
     sink: Option<chant_lexicon::DeepSink>,
 ) -> Deep {
     let mut request = engine.observe_request(environment, declared);
-    request.owned = owned;
+    request.owned = options.owned;
+    request.namespace = options.namespace.map(str::to_owned);
     request.deep_sink = sink;
     match engine
         .bounded(declared.lexicon.observe_resources_deep(&request))
@@ -162,7 +167,7 @@ pub async fn deep_diffs(
     engine: &Engine,
     environment: &str,
     declared: &[Declared],
-    owned: bool,
+    options: ReadOptions<'_>,
     baseline: Option<&crate::lifecycle::baseline::ObservationBaseline>,
 ) -> std::collections::BTreeMap<String, crate::lifecycle::deep::diff::DeepDiff> {
     let reads = declared.iter().map(|d| async move {
@@ -173,7 +178,7 @@ pub async fn deep_diffs(
             .cloned()
             .map(std::sync::Arc::new);
         let streaming = StreamingDiff::start(d.entities.clone(), hooks.clone(), baseline.clone());
-        let read = read_deep_into(engine, environment, d, owned, Some(streaming.sink())).await;
+        let read = read_deep_into(engine, environment, d, options, Some(streaming.sink())).await;
         let entities = d.entities.clone();
         let diff = tokio::task::spawn_blocking(move || {
             let streamed = streaming.finish();

@@ -2,7 +2,8 @@
 //! the chant/lifecycle branch, secrets masked, one commit for the whole run.
 
 use super::read::{
-    Deep, ReadOptions, Thin, read_artifacts, read_deep, read_thin, report_reading_problems,
+    Deep, ReadOptions, THIN_AND_DEEP, Thin, read_artifacts, read_deep, read_thin,
+    report_reading_problems,
 };
 use super::{Context, ExitStatus};
 use crate::cli::SnapshotArgs;
@@ -22,7 +23,7 @@ pub async fn run(ctx: &Context, args: &SnapshotArgs) -> Result<ExitStatus, CliEr
     let engine = ctx.engine(args.target.lexicon.as_deref())?;
     let env = engine.project.environment(&args.target.env)?.to_owned();
     let store = ctx.require_store(&engine.project)?;
-    let declared = engine.declared_for_reads(&env).await?;
+    let declared = engine.declared_for_reads(&env, THIN_AND_DEEP, None).await?;
     let readings = read_thin(
         &engine,
         &env,
@@ -172,7 +173,7 @@ async fn record_deep(
     ctx: &Context,
 ) {
     let name = d.name();
-    match read_deep(engine, env, d, false).await {
+    match read_deep(engine, env, d, ReadOptions::default()).await {
         Deep::Unsupported => ctx.output.warning(&format!(
             "{name}: no deep reader — recording an identity snapshot; property questions cannot be answered from it"
         )),

@@ -60,7 +60,8 @@ pub async fn run(ctx: &Context, args: &TeardownArgs) -> Result<ExitStatus, CliEr
             format!("chant lifecycle teardown {env} --execute --confirm {env}"),
         ));
     }
-    let declared = engine.declared_for_reads(&env).await?;
+    // Teardown reads what it finds by its markers, not the declared entities.
+    let declared = engine.declared_for_reads(&env, &[], None).await?;
     if args.execute {
         guard_targets(ctx, &engine, &env).await?;
     }

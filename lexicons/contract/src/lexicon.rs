@@ -82,22 +82,29 @@ impl std::fmt::Debug for DeepSink {
     }
 }
 
-/// The reads that are about to be made: the environment, and the pool and timeout they
-/// will be made with.
+/// What a command reads once its declared side is read: the environment, the pool and
+/// timeout of those reads, which hooks make them and the namespace they default to.
 #[derive(Clone, Debug)]
-pub struct PrepareRequest {
+pub struct ReadsAhead {
     pub environment: String,
     pub concurrency: Option<usize>,
     pub request_timeout: Duration,
+    /// The hooks that read the declared entities next, each once. Empty for a command
+    /// that reads only what it finds by its own means (teardown).
+    pub reads: Vec<ReadPath>,
+    /// Their default for entities that declare no namespace.
+    pub namespace: Option<String>,
 }
 
-impl PrepareRequest {
-    /// For the reads `request` will make.
-    pub fn for_reads(request: &ObserveRequest) -> Self {
-        PrepareRequest {
+impl ReadsAhead {
+    /// For `reads`, each made with `request`.
+    pub fn for_reads(request: &ObserveRequest, reads: &[ReadPath]) -> Self {
+        ReadsAhead {
             environment: request.environment.clone(),
             concurrency: request.concurrency,
             request_timeout: request.request_timeout,
+            reads: reads.to_vec(),
+            namespace: request.namespace.clone(),
         }
     }
 }
@@ -253,10 +260,17 @@ pub trait Lexicon: Send + Sync {
     /// Read the declared build output.
     async fn declared(&self) -> Result<Vec<DeclaredEntity>, SourceDiagnostic>;
 
-    /// Reads of `request.environment` follow: bind and connect now, while the declared
-    /// side is read. Nothing is read and nothing reported here — whatever fails fails
-    /// again in the reads, which say why.
-    async fn prepare(&self, _request: &PrepareRequest) {}
+    /// [`Lexicon::declared`] for a command whose reads of `ahead.environment` follow. A
+    /// lexicon may bind, connect and start the reads it is certain those will make while
+    /// it reads the declared side, as long as a bad-input diagnostic never waits for the
+    /// network. Nothing is reported from here: whatever fails fails again in the reads,
+    /// which say why.
+    async fn declared_for_reads(
+        self: Arc<Self>,
+        _ahead: ReadsAhead,
+    ) -> Result<Vec<DeclaredEntity>, SourceDiagnostic> {
+        self.declared().await
+    }
 
     async fn describe_resources(&self, _request: &ObserveRequest) -> HookResult<DescribeResult> {
         Err(HookError::unsupported(self.name(), "describe_resources"))

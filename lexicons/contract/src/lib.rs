@@ -46,8 +46,8 @@ pub use harness::{
 pub use hook_cache::HookCache;
 pub use identity::{Identity, IdentityAnswer, IdentityRequest};
 pub use lexicon::{
-    DeepSink, HookError, HookResult, Lexicon, LexiconFactory, ObserveRequest, PrepareRequest,
-    ProjectContext, ReadPath,
+    DeepSink, HookError, HookResult, Lexicon, LexiconFactory, ObserveRequest, ProjectContext,
+    ReadPath, ReadsAhead,
 };
 pub use metadata::{
     ArtifactMetadata, AttributeChange, OwnerChain, Ownership, OwnershipMarker, ResourceMetadata,

@@ -11,7 +11,7 @@
 
 use chant_k8s::K8sFactory;
 use chant_lexicon::{
-    Lexicon, LexiconFactory, ObserveRequest, PrepareRequest, ProjectContext, ProjectMarker,
+    Lexicon, LexiconFactory, ObserveRequest, ProjectContext, ProjectMarker, ReadPath, ReadsAhead,
 };
 use chant_testkit::kube_api::{FakeKubeApi, KubeconfigSpec};
 use std::path::Path;
@@ -157,12 +157,15 @@ fn chant_describe(dir: &Path, server: &FakeKubeApi) -> Run {
     let (server_before, client_before) = cpu_split();
     let started = Instant::now();
     let (observation, reading, after_reading) = runtime.block_on(async {
-        // As the CLI does: the binding connects while the YAML is read.
+        // As the CLI does: the binding connects, and the LISTs the read is sure to make
+        // go out, while the YAML is read.
         let request = ObserveRequest::new("dev", ProjectMarker::new("bench", "dev"), Vec::new());
-        let prepare = PrepareRequest::for_reads(&request);
-        let preparing = lexicon.clone();
-        tokio::spawn(async move { preparing.prepare(&prepare).await });
-        let declared = lexicon.declared().await.expect("the estate reads");
+        let ahead = ReadsAhead::for_reads(&request, &[ReadPath::DescribeResources]);
+        let declared = lexicon
+            .clone()
+            .declared_for_reads(ahead)
+            .await
+            .expect("the estate reads");
         let reading = started.elapsed();
         let after_reading = cpu_split();
         let request = ObserveRequest {
@@ -331,12 +334,12 @@ fn main() {
     );
     let network = chant.wall - chant.reading;
     println!(
-        "  reading the declared YAML: {:.3} s wall, {:.3} s CPU (connecting meanwhile; no request is sent)",
+        "  reading the declared YAML: {:.3} s wall, {:.3} s CPU (connecting, and sending the LISTs the reads are sure of, meanwhile)",
         chant.reading.as_secs_f64(),
         chant.reading_cpu.as_secs_f64(),
     );
     println!(
-        "  reading the cluster:       {:.3} s wall, {:.3} s CPU in chant, {:.3} s CPU in the fake server (same 2 cores)",
+        "  the reads after that:      {:.3} s wall, {:.3} s CPU in chant, {:.3} s CPU in the fake server (same 2 cores)",
         network.as_secs_f64(),
         chant.client_cpu.as_secs_f64(),
         chant.server_cpu.as_secs_f64(),
@@ -348,7 +351,7 @@ fn main() {
         latency.as_millis(),
     );
     println!(
-        "  chant describe is {:.2}x the limit ({:.2}x for the cluster reads alone)",
+        "  chant describe is {:.2}x the limit ({:.2}x counted from the end of the YAML)",
         chant.wall.as_secs_f64() / limit.as_secs_f64(),
         network.as_secs_f64() / limit.as_secs_f64()
     );

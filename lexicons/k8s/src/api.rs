@@ -6,10 +6,13 @@
 use crate::in_flight::InFlight;
 use async_trait::async_trait;
 use serde_json::Value;
+use std::collections::HashMap;
 use std::fmt;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use tokio::runtime::Handle;
+use tokio::sync::OnceCell;
 
 /// One HTTP exchange: what the seam carries.
 #[derive(Clone, Debug)]
@@ -121,10 +124,21 @@ impl RequestPolicy {
 /// Default page size of a LIST.
 pub const PAGE_SIZE: usize = 500;
 
+/// Every item of a collection, or why not.
+pub type Listing = Result<Arc<[Value]>, ApiError>;
+
 /// The API server, as chant reads it.
 pub struct Cluster {
     exchanges: Arc<Exchanges>,
-    lists: InFlight<Result<Arc<[Value]>, ApiError>>,
+    lists: InFlight<Listing>,
+    /// LISTs sent before any read asked for them, by collection.
+    ahead: Mutex<HashMap<String, Ahead>>,
+}
+
+/// A LIST sent ahead of the reads, kept for as many reads as will ask for it.
+struct Ahead {
+    listing: Arc<OnceCell<Listing>>,
+    takers: usize,
 }
 
 /// What every request shares: the transport, the policy and the limit of requests in
@@ -146,6 +160,7 @@ impl Cluster {
                 sent: AtomicUsize::new(0),
             }),
             lists: InFlight::default(),
+            ahead: Mutex::default(),
         }
     }
 
@@ -164,6 +179,7 @@ impl Cluster {
     }
 
     pub async fn post(&self, path: &str, body: &Value) -> Result<Value, ApiError> {
+        self.forget_ahead();
         self.call("POST", path, Some(body.to_string().into_bytes()))
             .await
     }
@@ -174,6 +190,7 @@ impl Cluster {
         dry_run: bool,
         propagation: &str,
     ) -> Result<Value, ApiError> {
+        self.forget_ahead();
         let mut target = format!("{path}?propagationPolicy={propagation}");
         if dry_run {
             target.push_str("&dryRun=All");
@@ -183,20 +200,85 @@ impl Cluster {
 
     /// Every item of a collection, following `continue` tokens. Items get the list's
     /// apiVersion and kind back (a typed list omits them). The same LIST asked for while
-    /// one is under way (the thin and the deep read of one command) is sent once.
-    pub async fn list(
-        &self,
-        collection: &str,
-        label_selector: Option<&str>,
-    ) -> Result<Arc<[Value]>, ApiError> {
+    /// one is under way (the thin and the deep read of one command) is sent once, and a
+    /// LIST sent ahead answers the reads it was sent for.
+    pub async fn list(&self, collection: &str, label_selector: Option<&str>) -> Listing {
+        if label_selector.is_none()
+            && let Some(listing) = self.take_ahead(collection)
+        {
+            return listing
+                .get_or_init(|| self.list_unshared(collection, None))
+                .await
+                .clone();
+        }
         let key = format!("{collection}?{}", label_selector.unwrap_or_default());
         self.lists
-            .run(key, || async {
-                self.list_pages(collection, label_selector)
-                    .await
-                    .map(Arc::from)
-            })
+            .run(key, || self.list_unshared(collection, label_selector))
             .await
+    }
+
+    /// LIST `collection` (label-agnostic) now, before any read asks, and keep the answer
+    /// for the next `takers` reads of it. Sent once however often it is asked for; the
+    /// takers are the most any ask named.
+    pub fn list_ahead(self: &Arc<Self>, collection: &str, takers: usize, runtime: &Handle) {
+        let listing = {
+            let mut ahead = self.lock_ahead();
+            if let Some(kept) = ahead.get_mut(collection) {
+                kept.takers = kept.takers.max(takers);
+                return;
+            }
+            let listing = Arc::new(OnceCell::new());
+            ahead.insert(
+                collection.to_owned(),
+                Ahead {
+                    listing: listing.clone(),
+                    takers,
+                },
+            );
+            listing
+        };
+        let (cluster, collection) = (self.clone(), collection.to_owned());
+        runtime.spawn(async move {
+            listing
+                .get_or_init(|| cluster.list_unshared(&collection, None))
+                .await;
+        });
+    }
+
+    /// Drop every LIST sent ahead: a command is over, or the cluster was changed.
+    pub fn forget_ahead(&self) {
+        self.lock_ahead().clear();
+    }
+
+    /// Each collection listed ahead, and the reads it is still kept for.
+    #[cfg(test)]
+    pub fn listed_ahead(&self) -> std::collections::BTreeMap<String, usize> {
+        self.lock_ahead()
+            .iter()
+            .map(|(collection, kept)| (collection.clone(), kept.takers))
+            .collect()
+    }
+
+    /// The LIST sent ahead for `collection`, counted as taken once.
+    fn take_ahead(&self, collection: &str) -> Option<Arc<OnceCell<Listing>>> {
+        let mut ahead = self.lock_ahead();
+        let kept = ahead.get_mut(collection)?;
+        let listing = kept.listing.clone();
+        kept.takers = kept.takers.saturating_sub(1);
+        if kept.takers == 0 {
+            ahead.remove(collection);
+        }
+        Some(listing)
+    }
+
+    fn lock_ahead(&self) -> std::sync::MutexGuard<'_, HashMap<String, Ahead>> {
+        self.ahead.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    async fn list_unshared(&self, collection: &str, label_selector: Option<&str>) -> Listing {
+        self.list_pages(collection, label_selector)
+            .await
+            .map(Arc::from)
     }
 
     async fn list_pages(
@@ -436,6 +518,52 @@ mod tests {
             sent[1],
             "GET /api/v1/configmaps?limit=500&labelSelector=a%3Db&continue=t%201"
         );
+    }
+
+    const CONFIG_MAPS: &str = r#"{"kind":"ConfigMapList","apiVersion":"v1","metadata":{},"items":[{"metadata":{"name":"a"}}]}"#;
+
+    #[tokio::test]
+    async fn a_list_sent_ahead_answers_the_reads_it_was_sent_for_and_no_more() {
+        let (c, script) = cluster(vec![reply(200, CONFIG_MAPS); 3]);
+        let c = Arc::new(c);
+        c.list_ahead("/api/v1/configmaps", 2, &Handle::current());
+        c.list_ahead("/api/v1/configmaps", 1, &Handle::current());
+        for _ in 0..2 {
+            let items = c.list("/api/v1/configmaps", None).await.unwrap();
+            assert_eq!(items[0]["metadata"]["name"], "a");
+        }
+        assert_eq!(c.requests_sent(), 1, "asked for twice, sent once, ahead");
+        c.list("/api/v1/configmaps", Some("a=b")).await.unwrap();
+        c.list("/api/v1/configmaps", None).await.unwrap();
+        assert_eq!(
+            script.1.lock().unwrap().clone(),
+            [
+                "GET /api/v1/configmaps?limit=500",
+                "GET /api/v1/configmaps?limit=500&labelSelector=a%3Db",
+                "GET /api/v1/configmaps?limit=500",
+            ],
+            "a labelled LIST, and a third read, ask the server"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_write_forgets_what_was_listed_ahead() {
+        let answers = vec![
+            reply(200, CONFIG_MAPS),
+            reply(200, "{}"),
+            reply(200, CONFIG_MAPS),
+        ];
+        let (c, script) = cluster(answers);
+        let c = Arc::new(c);
+        c.list_ahead("/api/v1/configmaps", 2, &Handle::current());
+        c.list("/api/v1/configmaps", None).await.unwrap();
+        c.delete("/api/v1/namespaces/x/configmaps/a", false, "Foreground")
+            .await
+            .unwrap();
+        c.list("/api/v1/configmaps", None).await.unwrap();
+        let sent = script.1.lock().unwrap().clone();
+        assert_eq!(sent.len(), 3, "{sent:?}");
+        assert_eq!(sent[2], "GET /api/v1/configmaps?limit=500", "listed again");
     }
 
     #[tokio::test]

@@ -28,9 +28,12 @@ struct Found {
     origin: PathBuf,
 }
 
+/// Every declared object; each is also handed to `parsed` as soon as it is parsed, on
+/// whichever thread parsed it.
 pub async fn read_declared(
     sources: &Sources,
     exec: &dyn Exec,
+    parsed: &(dyn Fn(&Value) + Sync),
 ) -> Result<Vec<DeclaredEntity>, SourceDiagnostic> {
     let mut files = Vec::new();
     for file in expand(sources)? {
@@ -40,13 +43,17 @@ pub async fn read_declared(
         files.push((file, text));
     }
     let mut found = Vec::new();
-    for objects in parse_files(&files) {
+    for objects in parse_files(&files, parsed) {
         found.extend(objects?);
     }
     for root in &sources.kustomize {
         let dir = sources.root.join(root);
         let text = render_kustomize(&dir, exec).await?;
-        found.extend(objects_of(&dir, &text)?);
+        let objects = objects_of(&dir, &text)?;
+        for f in &objects {
+            parsed(&f.object);
+        }
+        found.extend(objects);
     }
     name_entities(found)
 }
@@ -141,13 +148,29 @@ async fn render_kustomize(dir: &Path, exec: &dyn Exec) -> Result<String, SourceD
 
 /// Parse the files' documents on every core (YAML parsing is the declared side's whole
 /// cost), keeping their order; a file's first bad document is its error.
-fn parse_files(files: &[(PathBuf, String)]) -> Vec<Result<Vec<Found>, SourceDiagnostic>> {
+fn parse_files(
+    files: &[(PathBuf, String)],
+    parsed: &(dyn Fn(&Value) + Sync),
+) -> Vec<Result<Vec<Found>, SourceDiagnostic>> {
     let chunks: Vec<(usize, Chunk<'_>)> = files
         .iter()
         .enumerate()
         .flat_map(|(i, (_, text))| chunks(text).into_iter().map(move |c| (i, c)))
         .collect();
-    let mut parsed = map_on_every_core(&chunks, || (), |_, (_, chunk)| chunk.parse()).into_iter();
+    let mut parsed_chunks = map_on_every_core(
+        &chunks,
+        || (),
+        |_, (_, chunk)| {
+            let document = chunk.parse();
+            if let Ok(Some(document)) = &document {
+                for object in list_items(&document.value) {
+                    parsed(object);
+                }
+            }
+            document
+        },
+    )
+    .into_iter();
     let mut chunk_files = chunks.iter().map(|(i, _)| *i).peekable();
     files
         .iter()
@@ -156,7 +179,7 @@ fn parse_files(files: &[(PathBuf, String)]) -> Vec<Result<Vec<Found>, SourceDiag
             let mut documents = Vec::new();
             let mut failed = None;
             while chunk_files.next_if_eq(&i).is_some() {
-                match parsed.next().expect("one result per chunk") {
+                match parsed_chunks.next().expect("one result per chunk") {
                     Ok(document) => documents.extend(document),
                     Err(e) => {
                         failed.get_or_insert(e);
@@ -215,6 +238,14 @@ fn objects_from(
         }
     }
     Ok(out)
+}
+
+/// The objects a document declares: a `List`'s items, else the document itself.
+fn list_items(document: &Value) -> &[Value] {
+    match &document["items"] {
+        Value::Array(items) if is_list(document) => items,
+        _ => std::slice::from_ref(document),
+    }
 }
 
 fn is_list(value: &Value) -> bool {
@@ -296,14 +327,14 @@ mod tests {
             "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  annotations:\n    chant.intentius.io/entity: appSettings\n",
         )
         .unwrap();
-        let by_glob = read_declared(&sources(dir.path(), &["dist/*.yaml"]), &NoExec)
+        let by_glob = read_declared(&sources(dir.path(), &["dist/*.yaml"]), &NoExec, &|_| {})
             .await
             .unwrap();
         let names: Vec<&str> = by_glob.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["deploymentMyApp", "serviceMyApp"]);
         assert_eq!(by_glob[0].entity_type, "K8s::Apps::Deployment");
         assert_eq!(by_glob[1].entity_type, "K8s::Core::Service");
-        let by_dir = read_declared(&sources(dir.path(), &["dist"]), &NoExec)
+        let by_dir = read_declared(&sources(dir.path(), &["dist"]), &NoExec, &|_| {})
             .await
             .unwrap();
         assert_eq!(by_dir.len(), 3);
@@ -316,7 +347,7 @@ mod tests {
         let text =
             format!("{APP}---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  labels: {{}}\n");
         std::fs::write(dir.path().join("bad.yaml"), &text).unwrap();
-        let err = read_declared(&sources(dir.path(), &["bad.yaml"]), &NoExec)
+        let err = read_declared(&sources(dir.path(), &["bad.yaml"]), &NoExec, &|_| {})
             .await
             .unwrap_err();
         assert!(err.file.ends_with("bad.yaml"));
@@ -328,7 +359,7 @@ mod tests {
     async fn bad_yaml_and_missing_sources_are_diagnostics() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("bad.yaml"), "kind: [unclosed\n").unwrap();
-        let err = read_declared(&sources(dir.path(), &["bad.yaml"]), &NoExec)
+        let err = read_declared(&sources(dir.path(), &["bad.yaml"]), &NoExec, &|_| {})
             .await
             .unwrap_err();
         assert!(
@@ -336,11 +367,11 @@ mod tests {
             "{}",
             err.message
         );
-        let err = read_declared(&sources(dir.path(), &["nope/*.yaml"]), &NoExec)
+        let err = read_declared(&sources(dir.path(), &["nope/*.yaml"]), &NoExec, &|_| {})
             .await
             .unwrap_err();
         assert!(err.message.contains("matches no file"));
-        let err = read_declared(&sources(dir.path(), &["gone.yaml"]), &NoExec)
+        let err = read_declared(&sources(dir.path(), &["gone.yaml"]), &NoExec, &|_| {})
             .await
             .unwrap_err();
         assert!(err.message.contains("does not exist"));
@@ -351,7 +382,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: x}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: blue}\n";
         std::fs::write(dir.path().join("c.yaml"), text).unwrap();
-        let names: Vec<String> = read_declared(&sources(dir.path(), &["c.yaml"]), &NoExec)
+        let names: Vec<String> = read_declared(&sources(dir.path(), &["c.yaml"]), &NoExec, &|_| {})
             .await
             .unwrap()
             .into_iter()

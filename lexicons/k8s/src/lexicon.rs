@@ -2,6 +2,7 @@
 
 use crate::binding::{BindRequest, bind};
 use crate::declared::{Sources, read_declared};
+use crate::lists_ahead::ListsAhead;
 use crate::session::{Session, bind_reason};
 use crate::settings::{DEFAULT_EXEC_ALLOWLIST, EnvironmentSettings, SourceSettings};
 use crate::{NAME, deep, describe, disruption, export, identity, stack_status, teardown};
@@ -14,7 +15,7 @@ use chant_lexicon::{
     DeclaredEntity, DeepObservation, DescribeResult, DisruptionRequest, DisruptionVerdict,
     ExportRequest, ExportedTemplate, GeneratedFile, HookError, HookResult, IdentityAnswer,
     IdentityRequest, Lexicon, LexiconFactory, NormalizationHooks, Observation, ObserveRequest,
-    PrepareRequest, ProjectContext, ReadPath, SourceDiagnostic, StackStatus, StackStatusRequest,
+    ProjectContext, ReadPath, ReadsAhead, SourceDiagnostic, StackStatus, StackStatusRequest,
     TeardownOutcome, TeardownPlan, TeardownRequest,
 };
 use std::collections::{BTreeMap, BTreeSet};
@@ -55,7 +56,14 @@ pub struct K8sLexicon {
     warned: Mutex<BTreeSet<String>>,
     /// Bindings made so far, by environment, timeout and pool: the hooks of one command
     /// share one client, its connections and its limit of requests in flight.
-    sessions: tokio::sync::Mutex<BTreeMap<(String, Duration, usize), Arc<Session>>>,
+    sessions: tokio::sync::Mutex<BTreeMap<SessionKey, Arc<Session>>>,
+}
+
+/// A binding's environment, timeout and pool.
+type SessionKey = (String, Duration, usize);
+
+fn session_key(environment: &str, timeout: Duration, pool: usize) -> SessionKey {
+    (environment.to_owned(), timeout, pool)
 }
 
 impl K8sLexicon {
@@ -119,13 +127,25 @@ impl K8sLexicon {
         pool: usize,
     ) -> Result<Arc<Session>, crate::binding::BindError> {
         let mut sessions = self.sessions.lock().await;
-        let key = (environment.to_owned(), timeout, pool);
+        let key = session_key(environment, timeout, pool);
         if let Some(session) = sessions.get(&key) {
             return Ok(session.clone());
         }
         let session = Arc::new(self.bind(environment, timeout, pool).await?);
         sessions.insert(key, session.clone());
         Ok(session)
+    }
+
+    /// The session made already for `key`, when no binding is under way.
+    fn bound_session(&self, key: &SessionKey) -> Option<Arc<Session>> {
+        self.sessions.try_lock().ok()?.get(key).cloned()
+    }
+
+    /// A new command begins: what an earlier one listed ahead is not for its reads.
+    async fn forget_lists_ahead(&self) {
+        for session in self.sessions.lock().await.values() {
+            session.binding.cluster.forget_ahead();
+        }
     }
 
     async fn bind(
@@ -213,17 +233,48 @@ impl Lexicon for K8sLexicon {
     }
 
     async fn declared(&self) -> Result<Vec<DeclaredEntity>, SourceDiagnostic> {
-        read_declared(&self.sources, self.exec.as_ref()).await
+        self.forget_lists_ahead().await;
+        read_declared(&self.sources, self.exec.as_ref(), &|_| {}).await
     }
 
-    async fn prepare(&self, request: &PrepareRequest) {
-        let pool = self.pool(request.concurrency);
-        if let Ok(session) = self
-            .session(&request.environment, request.request_timeout, pool)
-            .await
-        {
-            session.binding.cluster.connect().await;
+    /// Binds and connects while the YAML is parsed, and sends each LIST the reads are
+    /// certain to make as soon as the parse makes it certain.
+    async fn declared_for_reads(
+        self: Arc<Self>,
+        ahead: ReadsAhead,
+    ) -> Result<Vec<DeclaredEntity>, SourceDiagnostic> {
+        self.forget_lists_ahead().await;
+        let lists = Arc::new(ListsAhead::new(&ahead.reads, ahead.namespace.clone()));
+        let pool = self.pool(ahead.concurrency);
+        let key = session_key(&ahead.environment, ahead.request_timeout, pool);
+        if let Some(session) = self.bound_session(&key) {
+            lists.bound(
+                session.binding.cluster.clone(),
+                &session.binding.default_namespace,
+            );
+        } else {
+            let (lexicon, lists) = (self.clone(), lists.clone());
+            // Detached: a slow connection must not hold up a bad-input diagnostic, and
+            // the reads wait for the binding they share in any case.
+            tokio::spawn(async move {
+                if let Ok(session) = lexicon
+                    .session(&ahead.environment, ahead.request_timeout, pool)
+                    .await
+                {
+                    lists.bound(
+                        session.binding.cluster.clone(),
+                        &session.binding.default_namespace,
+                    );
+                    session.binding.cluster.connect().await;
+                }
+            });
         }
+        let declared = read_declared(&self.sources, self.exec.as_ref(), &|object| {
+            lists.saw(object)
+        })
+        .await;
+        lists.end();
+        declared
     }
 
     async fn describe_resources(&self, request: &ObserveRequest) -> HookResult<DescribeResult> {

@@ -26,6 +26,7 @@ mod identity;
 mod in_flight;
 pub mod kinds;
 mod lexicon;
+mod lists_ahead;
 mod managed_fields;
 pub mod naming;
 mod owned_lists;

@@ -21,7 +21,7 @@ const WORKLOADS: [&str; 6] = [
 ];
 
 /// The kinds the sweep lists in each namespace holding a declared workload.
-const CHILD_KINDS: [(&str, &str); 3] = [
+pub const CHILD_KINDS: [(&str, &str); 3] = [
     ("apps/v1", "ReplicaSet"),
     ("batch/v1", "Job"),
     ("v1", "Pod"),

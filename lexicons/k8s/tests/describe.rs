@@ -4,9 +4,7 @@
 
 mod common;
 
-use chant_lexicon::{
-    DescribeResult, Observation, OwnerChain, Ownership, PrepareRequest, UnobservedReason,
-};
+use chant_lexicon::{DescribeResult, Observation, OwnerChain, Ownership, UnobservedReason};
 use chant_testkit::kube_api::{FakeKubeApi, Fault, KubeconfigSpec};
 use common::{OURS, config_map, project, project_with, request};
 
@@ -355,42 +353,6 @@ async fn every_read_shares_one_connection_where_the_server_speaks_http2() {
     // The handshake that learns the protocol made the one connection every read used
     // (over HTTP/1.1 each of the six LISTs in flight would have opened its own).
     assert_eq!(server.connections(), 1);
-}
-
-#[tokio::test]
-async fn prepare_connects_without_a_request_and_the_reads_use_that_connection() {
-    let server = FakeKubeApi::start_tls();
-    server.require_token("t0ken");
-    let declared = six_namespaces(&server);
-    let spec = KubeconfigSpec::new("fake").namespace("shop").token("t0ken");
-    let p = project_with(&server, &declared, PINNED, "", &spec);
-    let req = request(&p).await;
-    p.lexicon.prepare(&PrepareRequest::for_reads(&req)).await;
-    assert_eq!(server.connections(), 1, "prepared: connected");
-    assert!(server.requests().is_empty(), "{:?}", server.requests());
-    let obs = observed(p.lexicon.describe_resources(&req).await.unwrap());
-    assert_eq!(obs.resources.len(), 12, "{:?}", obs.unobserved);
-    assert_eq!(server.requests().len(), 6, "one LIST per namespace");
-    assert_eq!(
-        server.connections(),
-        1,
-        "the prepared connection carried them"
-    );
-}
-
-#[tokio::test]
-async fn preparing_an_unreachable_cluster_leaves_the_reason_to_the_reads() {
-    let server = FakeKubeApi::start_tls();
-    let declared = config_map("a", Some("shop"), OURS);
-    let spec = KubeconfigSpec::new("fake").namespace("shop");
-    let p = project_with(&server, &declared, PINNED, "", &spec);
-    drop(server);
-    let req = request(&p).await;
-    p.lexicon.prepare(&PrepareRequest::for_reads(&req)).await;
-    let obs = observed(p.lexicon.describe_resources(&req).await.unwrap());
-    let hole = &obs.unobserved["configMapA"];
-    assert_eq!(hole.reason, UnobservedReason::NoBinding, "{hole:?}");
-    assert!(obs.resources.is_empty());
 }
 
 #[tokio::test]

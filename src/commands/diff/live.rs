@@ -2,7 +2,8 @@
 
 use crate::cli::DiffArgs;
 use crate::commands::read::{
-    ReadOptions, Thin, deep_diffs, read_artifacts, read_thin, report_reading_problems,
+    ReadOptions, THIN_AND_DEEP, Thin, deep_diffs, read_artifacts, read_thin,
+    report_reading_problems,
 };
 use crate::commands::{Context, ExitStatus};
 use crate::error::CliError;
@@ -50,7 +51,9 @@ struct LiveReport<'r> {
 pub async fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CliError> {
     let engine = ctx.engine(args.target.lexicon.as_deref())?;
     let env = engine.project.environment(&args.target.env)?.to_owned();
-    let declared = engine.declared_for_reads(&env).await?;
+    let declared = engine
+        .declared_for_reads(&env, THIN_AND_DEEP, args.namespace.as_deref())
+        .await?;
     let store = ctx.store(&engine.project);
     let baseline = store
         .as_ref()
@@ -62,7 +65,7 @@ pub async fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CliError>
     };
     let (readings, mut deep) = tokio::join!(
         read_thin(&engine, &env, &declared, options, &ctx.output),
-        deep_diffs(&engine, &env, &declared, false, baseline.as_ref())
+        deep_diffs(&engine, &env, &declared, options, baseline.as_ref())
     );
 
     let mut report = LiveReport {
