@@ -5,6 +5,7 @@
 use crate::cli::ColorChoice;
 use indicatif::{ProgressBar, ProgressStyle};
 use owo_colors::OwoColorize;
+use serde::Serialize;
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
@@ -74,9 +75,12 @@ impl Output {
         let _ = writeln!(out, "{text}");
     }
 
-    pub fn json(&self, value: &serde_json::Value) {
-        let text = serde_json::to_string_pretty(value).unwrap_or_else(|_| "null".to_owned());
-        self.print(&text);
+    /// `value` as pretty JSON, written straight from it: a struct's fields in the order
+    /// the type declares them, a map's keys sorted (chant writes no unordered map).
+    pub fn json<T: Serialize + ?Sized>(&self, value: &T) {
+        let mut text = serde_json::to_vec_pretty(value).unwrap_or_else(|_| b"null".to_vec());
+        text.push(b'\n');
+        let _ = std::io::stdout().lock().write_all(&text);
     }
 
     pub fn error(&self, message: &str, hint: Option<&str>) {

@@ -6,16 +6,6 @@
 
 use std::io::Write;
 
-/// Frees `value` on a thread of its own, so a command returns as soon as its output is
-/// written. In a process that goes on, the memory is freed; in the CLI, [`exit`] ends the
-/// process first.
-pub fn release<T: Send + 'static>(value: T) {
-    // Without a thread to spare, `spawn` drops the closure here: slower, never wrong.
-    let _ = std::thread::Builder::new()
-        .name("release".into())
-        .spawn(move || drop(value));
-}
-
 /// Flushes stdout and stderr and ends the process with `code`, without running
 /// destructors or exit handlers.
 pub fn exit(code: u8) -> ! {

@@ -116,8 +116,7 @@ pub async fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, CliErro
         )));
     }
     if args.json {
-        ctx.output
-            .json(&serde_json::to_value(&report).unwrap_or_default());
+        ctx.output.json(&report);
     } else {
         for exported in &report.exported {
             ctx.output.print(&format!(

@@ -90,9 +90,7 @@ pub async fn run(ctx: &Context, args: &PlanArgs) -> Result<ExitStatus, CliError>
             ctx.output
                 .print(&serde_json::to_string(&mr).unwrap_or_default());
         }
-        None if args.json => ctx
-            .output
-            .json(&serde_json::to_value(&report).unwrap_or_default()),
+        None if args.json => ctx.output.json(&report),
         None => {
             ctx.output
                 .print(&render::plan::render(&env, &report.entries, &ctx.output));

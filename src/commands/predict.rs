@@ -197,8 +197,7 @@ pub async fn run(ctx: &Context, args: &PredictArgs) -> Result<ExitStatus, CliErr
             complete: !refused && !partial,
             lexicons: &predictions,
         };
-        ctx.output
-            .json(&serde_json::to_value(&report).unwrap_or_default());
+        ctx.output.json(&report);
     } else {
         render::print(env, &traffic, &predictions, &ctx.output);
     }

@@ -85,8 +85,7 @@ pub async fn run(ctx: &Context, args: &TeardownArgs) -> Result<ExitStatus, CliEr
             execute: args.execute,
             lexicons: &results,
         };
-        ctx.output
-            .json(&serde_json::to_value(&report).unwrap_or_default());
+        ctx.output.json(&report);
     } else {
         ctx.output.print(&render(&env, &results, args.execute, ctx));
     }

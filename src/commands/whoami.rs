@@ -66,8 +66,7 @@ pub async fn run(ctx: &Context, args: &WhoamiArgs) -> Result<ExitStatus, CliErro
             environment: &env,
             lexicons: &rows,
         };
-        ctx.output
-            .json(&serde_json::to_value(&report).unwrap_or_default());
+        ctx.output.json(&report);
     } else {
         ctx.output.print(&render(&rows, ctx));
         for row in &rows {

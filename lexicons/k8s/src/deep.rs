@@ -54,6 +54,7 @@ pub async fn observe(
         },
     )
     .await;
+    chant_lexicon::parallel::release(reads.listed);
     for (entity, answer) in request.entities.iter().zip(reads.entities) {
         match answer {
             None => {}

@@ -9,6 +9,7 @@ use crate::reader::{EntityRead, Read, Reads, read_targets, resolve_targets};
 use crate::session::Session;
 use crate::status::{attributes, status_word};
 use crate::sweep::{Owners, makes_children, sweep, sweeps};
+use chant_lexicon::parallel::release;
 use chant_lexicon::{
     DeclaredEntity, Observation, ObserveRequest, OwnerChain, Ownership, ProjectMarker,
     ResourceMetadata, UnobservedEntity, UnobservedReason,
@@ -63,6 +64,7 @@ pub async fn describe(session: &Session, request: &ObserveRequest, pool: usize) 
         out.note(note);
     }
     report_undeclared(&mut out, request, &reads, &swept, declared_uids);
+    release((reads, swept));
     out
 }
 

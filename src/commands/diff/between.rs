@@ -58,8 +58,7 @@ pub async fn run(ctx: &Context, args: &DiffArgs, a: &str, b: &str) -> Result<Exi
         report.lexicons.insert(lexicon.clone(), diff);
     }
     if args.json {
-        ctx.output
-            .json(&serde_json::to_value(&report).unwrap_or_default());
+        ctx.output.json(&report);
         return Ok(ExitStatus::Success);
     }
     if report.lexicons.is_empty() {

@@ -49,8 +49,7 @@ pub async fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CliError>
         .values()
         .any(|d| !d.added.is_empty() || !d.removed.is_empty() || !d.changed.is_empty());
     if args.json {
-        ctx.output
-            .json(&serde_json::to_value(&report).unwrap_or_default());
+        ctx.output.json(&report);
         return Ok(ExitStatus::detailed(args.detailed_exitcode, changed, false));
     }
     for (lexicon, diff) in &report.lexicons {

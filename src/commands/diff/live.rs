@@ -176,8 +176,7 @@ pub async fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CliError>
         ));
     }
     if args.json {
-        ctx.output
-            .json(&serde_json::to_value(&report).unwrap_or_default());
+        ctx.output.json(&report);
     } else {
         ctx.output.print(human.join("\n").trim_start_matches('\n'));
         ctx.output.print("");
@@ -209,7 +208,8 @@ pub async fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CliError>
         .into_values()
         .map(|live| (live.resources, live.deep, live.artifacts))
         .collect();
-    crate::quick_exit::release((readings, declared, diffs, deep));
+    // In the CLI, quick_exit ends the process before this is freed.
+    chant_lexicon::parallel::release((readings, declared, diffs, deep));
     Ok(status)
 }
 

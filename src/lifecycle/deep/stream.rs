@@ -36,6 +36,7 @@ impl StreamingDiff {
                 let (entities, hooks) = (entities.clone(), hooks.clone());
                 let (baseline, receiver) = (baseline.clone(), receiver.clone());
                 std::thread::spawn(move || {
+                    chant_lexicon::parallel::yield_to_io();
                     classify_handed(&entities, &hooks, baseline.as_deref(), &receiver)
                 })
             })
