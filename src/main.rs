@@ -11,6 +11,8 @@ use std::process::ExitCode;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    // Ended by quick_exit, which leaves every allocation to the operating system.
+    chant_lexicon::parallel::ends_with_its_command();
     let cli = Cli::parse();
     let output = Output::new(cli.global.color);
     init_tracing(cli.global.verbose);

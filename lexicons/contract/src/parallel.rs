@@ -1,6 +1,6 @@
 //! CPU-bound work spread over every core, results in input order.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// `map` over `items` on every core, results in the order of `items`. Items are handed
 /// out in small blocks, so a run of heavy items does not leave a core idle; `state` makes
@@ -59,12 +59,28 @@ where
 }
 
 /// Frees `value` on a thread of its own: what a hook or a command is done with (thousands
-/// of listed objects) need not be freed before its answer is handed on.
+/// of listed objects) need not be freed before its answer is handed on. In a process that
+/// ends with its command ([`ends_with_its_command`]), the operating system takes it back.
 pub fn release<T: Send + 'static>(value: T) {
+    if ENDS_WITH_ITS_COMMAND.load(Ordering::Relaxed) {
+        std::mem::forget(value);
+        return;
+    }
     // Without a thread to spare, `spawn` drops the closure here: slower, never wrong.
     let _ = std::thread::Builder::new()
         .name("release".into())
-        .spawn(move || drop(value));
+        .spawn(move || {
+            yield_to_io();
+            drop(value)
+        });
+}
+
+static ENDS_WITH_ITS_COMMAND: AtomicBool = AtomicBool::new(false);
+
+/// This process ends as soon as its one command is done, without freeing what it built
+/// (the CLI): [`release`] then frees nothing, which would only take CPU the command needs.
+pub fn ends_with_its_command() {
+    ENDS_WITH_ITS_COMMAND.store(true, Ordering::Relaxed);
 }
 
 /// Lowers the calling thread's priority, so that bulk CPU work (a parse, a diff) gives way
@@ -89,6 +105,27 @@ mod tests {
     use std::collections::HashSet;
     use std::sync::Mutex;
     use std::sync::atomic::AtomicUsize;
+
+    /// Says on `freed` which thread dropped it.
+    struct Tracked(std::sync::mpsc::Sender<Option<String>>);
+
+    impl Drop for Tracked {
+        fn drop(&mut self) {
+            let _ = self
+                .0
+                .send(std::thread::current().name().map(str::to_owned));
+        }
+    }
+
+    #[test]
+    fn a_released_value_is_freed_on_a_thread_of_its_own() {
+        let (freed, on) = std::sync::mpsc::channel();
+        release(Tracked(freed));
+        let by = on
+            .recv_timeout(std::time::Duration::from_secs(5))
+            .expect("freed");
+        assert_eq!(by.as_deref(), Some("release"));
+    }
 
     #[test]
     fn results_keep_the_input_order_whatever_the_blocks() {

@@ -90,17 +90,22 @@ impl ListsAhead {
         let place = (info, namespace);
         let seen = state.seen.entry(place.clone()).or_default();
         *seen += 1;
-        if *seen == 2 {
-            self.certain(&mut state, place.clone());
-        }
-        let workload =
-            self.thin && info.namespaced && makes_children(&entity_type(&info.group, &info.kind));
-        if workload && state.workloads.insert(place.1.clone()) {
-            for (api_version, kind) in CHILD_KINDS {
-                if let Some(child) = builtin_at(api_version, kind) {
-                    self.certain(&mut state, (child, place.1.clone()));
+        let seen = *seen;
+        match seen {
+            // A place's first object: is it a workload, whose namespace the sweep lists?
+            1 if self.thin
+                && info.namespaced
+                && makes_children(&entity_type(&info.group, &info.kind))
+                && state.workloads.insert(place.1.clone()) =>
+            {
+                for (api_version, kind) in CHILD_KINDS {
+                    if let Some(child) = builtin_at(api_version, kind) {
+                        self.certain(&mut state, (child, place.1.clone()));
+                    }
                 }
             }
+            2 => self.certain(&mut state, place),
+            _ => {}
         }
     }
 

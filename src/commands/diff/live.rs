@@ -208,7 +208,6 @@ pub async fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CliError>
         .into_values()
         .map(|live| (live.resources, live.deep, live.artifacts))
         .collect();
-    // In the CLI, quick_exit ends the process before this is freed.
     chant_lexicon::parallel::release((readings, declared, diffs, deep));
     Ok(status)
 }
