@@ -109,8 +109,9 @@ impl ListsAhead {
         }
     }
 
-    /// The reads' session is bound to `cluster`: send what is certain, and from now on each LIST as it
-    /// becomes certain. Too late once the declared side is read (the reads send their own).
+    /// The reads' session is bound to `cluster`: send what is certain, and from now on
+    /// each LIST as it becomes certain. Too late once the declared side is read (the reads
+    /// send their own).
     pub fn bound(&self, cluster: Arc<Cluster>, default_namespace: &str) {
         let mut state = self.lock();
         if state.over {
