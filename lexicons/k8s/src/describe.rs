@@ -45,9 +45,35 @@ pub async fn describe(session: &Session, request: &ObserveRequest, pool: usize) 
     );
     reads.listed.extend(owned);
     notes.extend(owned_notes);
+    // CPU work over every answer: off this task, so that the command's other reads (it
+    // shares the task with them) go on meanwhile.
+    let request = request.clone();
+    let answered = tokio::task::spawn_blocking(move || {
+        let out = observation(&request, &mut reads, &swept, notes);
+        release((reads, swept));
+        out
+    });
+    match answered.await {
+        Ok(out) => out,
+        Err(error) => std::panic::resume_unwind(error.into_panic()),
+    }
+}
+
+/// The observation of every declared object read, and of what the reads found that nothing
+/// declares.
+fn observation(
+    request: &ObserveRequest,
+    reads: &mut Reads<ThinAnswer>,
+    swept: &[crate::reader::Listed],
+    notes: Vec<String>,
+) -> Observation {
     let mut out = Observation::new();
     let mut declared_uids = HashMap::new();
-    for (entity, answer) in entities.iter().zip(std::mem::take(&mut reads.entities)) {
+    for (entity, answer) in request
+        .entities
+        .iter()
+        .zip(std::mem::take(&mut reads.entities))
+    {
         if let Some(q) = answer.queried {
             out.queried(&entity.name, q);
         }
@@ -63,8 +89,7 @@ pub async fn describe(session: &Session, request: &ObserveRequest, pool: usize) 
     for note in notes {
         out.note(note);
     }
-    report_undeclared(&mut out, request, &reads, &swept, declared_uids);
-    release((reads, swept));
+    report_undeclared(&mut out, request, reads, swept, &declared_uids);
     out
 }
 
@@ -119,23 +144,26 @@ fn report_undeclared(
     request: &ObserveRequest,
     reads: &Reads<ThinAnswer>,
     swept: &[crate::reader::Listed],
-    declared_uids: HashMap<String, String>,
+    declared_uids: &HashMap<String, String>,
 ) {
+    let orphans: Vec<(&KindInfo, &Value)> = reads
+        .listed
+        .iter()
+        .flat_map(|l| l.items.iter().map(move |o| (&l.info, o)))
+        .filter(|(_, o)| !is_declared(o, declared_uids))
+        .collect();
+    let children = swept.iter().any(|l| !l.items.is_empty());
+    if orphans.is_empty() && !children {
+        return;
+    }
     let all_objects = reads
         .listed
         .iter()
         .chain(swept)
         .flat_map(|l| l.items.iter());
-    let owners = Owners::new(&request.entities, declared_uids.clone(), all_objects);
+    let owners = Owners::new(&request.entities, declared_uids, all_objects);
     let declared_names: BTreeSet<String> =
         request.entities.iter().map(|e| e.name.clone()).collect();
-
-    let orphans: Vec<(&KindInfo, &Value)> = reads
-        .listed
-        .iter()
-        .flat_map(|l| l.items.iter().map(move |o| (&l.info, o)))
-        .filter(|(_, o)| !is_declared(o, &declared_uids))
-        .collect();
     let nameables: Vec<Nameable<'_>> = orphans.iter().map(|(_, o)| Nameable::of(o)).collect();
     let names = naming::assign(&nameables, &declared_names);
     for ((info, object), name) in orphans.into_iter().zip(names) {
@@ -152,7 +180,7 @@ fn report_undeclared(
 
     for listed in swept {
         for object in listed.items.iter() {
-            if is_declared(object, &declared_uids) {
+            if is_declared(object, declared_uids) {
                 continue;
             }
             let chain = owners.chain(object);

@@ -83,21 +83,21 @@ pub async fn sweep(
 /// Resolves where an object's owner chain ends.
 pub struct Owners<'a> {
     /// uid → declared entity name.
-    declared_uids: HashMap<String, String>,
+    declared_uids: &'a HashMap<String, String>,
     /// uid → any object read in this run.
-    objects: HashMap<String, &'a Value>,
+    objects: HashMap<&'a str, &'a Value>,
     declared: &'a [DeclaredEntity],
 }
 
 impl<'a> Owners<'a> {
     pub fn new(
         declared: &'a [DeclaredEntity],
-        declared_uids: HashMap<String, String>,
+        declared_uids: &'a HashMap<String, String>,
         objects: impl IntoIterator<Item = &'a Value>,
     ) -> Self {
         let objects = objects
             .into_iter()
-            .filter_map(|o| Some((o["metadata"]["uid"].as_str()?.to_owned(), o)))
+            .filter_map(|o| Some((o["metadata"]["uid"].as_str()?, o)))
             .collect();
         Owners {
             declared_uids,
@@ -192,9 +192,10 @@ mod tests {
         let flux = json!({"metadata": {"uid": "x", "labels": {
             "kustomize.toolkit.fluxcd.io/name": "apps",
             "kustomize.toolkit.fluxcd.io/namespace": "flux-system"}}});
+        let declared_uids = HashMap::from([("dep1".to_owned(), "deploymentWeb".to_owned())]);
         let owners = Owners::new(
             &declared,
-            HashMap::from([("dep1".to_owned(), "deploymentWeb".to_owned())]),
+            &declared_uids,
             [&rs, &pod, &orphan, &bare, &flux],
         );
         let web = OwnerChain::Declared {
