@@ -8,6 +8,7 @@ pub mod engine;
 pub mod error;
 pub mod lifecycle;
 pub mod output;
+pub mod pretty_json;
 pub mod quick_exit;
 pub mod registry;
 pub mod render;

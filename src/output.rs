@@ -78,7 +78,8 @@ impl Output {
     /// `value` as pretty JSON, written straight from it: a struct's fields in the order
     /// the type declares them, a map's keys sorted (chant writes no unordered map).
     pub fn json<T: Serialize + ?Sized>(&self, value: &T) {
-        let mut text = serde_json::to_vec_pretty(value).unwrap_or_else(|_| b"null".to_vec());
+        let mut text =
+            crate::pretty_json::to_vec_pretty(value).unwrap_or_else(|_| b"null".to_vec());
         text.push(b'\n');
         let _ = std::io::stdout().lock().write_all(&text);
     }
