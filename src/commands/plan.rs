@@ -45,14 +45,14 @@ pub struct LexiconMessage {
 pub async fn run(ctx: &Context, args: &PlanArgs) -> Result<ExitStatus, CliError> {
     let engine = ctx.engine(args.target.lexicon.as_deref())?;
     let env = engine.project.environment(&args.target.env)?.to_owned();
-    let declared = engine
-        .declared_for_reads(&env, THIN_AND_DEEP, args.namespace.as_deref())
-        .await?;
-    let store = ctx.store(&engine.project);
     let options = ReadOptions {
         owned: args.owned,
         namespace: args.namespace.as_deref(),
     };
+    let declared = engine
+        .declared_for_reads(&env, THIN_AND_DEEP, options.namespace)
+        .await?;
+    let store = ctx.store(&engine.project);
     // The thin and the deep reads are independent: run them side by side.
     let (readings, deep) = tokio::join!(
         read_thin(&engine, &env, &declared, options, &ctx.output),

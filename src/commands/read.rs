@@ -7,7 +7,9 @@ use crate::lifecycle::deep::stream::StreamingDiff;
 use crate::lifecycle::mask::mask_observation;
 use crate::output::Output;
 use chant_lexicon::observation::settle_describe;
-use chant_lexicon::{DeepObservation, HookError, Observation, ReadPath, UnobservedReason};
+use chant_lexicon::{
+    DeepObservation, HookError, Observation, ObserveRequest, ReadPath, UnobservedReason,
+};
 
 /// One lexicon's thin answer.
 pub enum Thin {
@@ -44,6 +46,16 @@ pub struct ReadOptions<'a> {
     pub namespace: Option<&'a str>,
 }
 
+impl ReadOptions<'_> {
+    /// The request of a read of `declared` with these options.
+    fn request(&self, engine: &Engine, environment: &str, declared: &Declared) -> ObserveRequest {
+        let mut request = engine.observe_request(environment, declared);
+        request.owned = self.owned;
+        request.namespace = self.namespace.map(str::to_owned);
+        request
+    }
+}
+
 /// `describe_resources` across every lexicon at once.
 pub async fn read_thin(
     engine: &Engine,
@@ -58,9 +70,7 @@ pub async fn read_thin(
         declared.len()
     ));
     let reads = declared.iter().map(|d| async move {
-        let mut request = engine.observe_request(environment, d);
-        request.owned = options.owned;
-        request.namespace = options.namespace.map(str::to_owned);
+        let request = options.request(engine, environment, d);
         let result = engine.bounded(d.lexicon.describe_resources(&request)).await;
         let failure = match &result {
             Err(HookError::Failed(message)) => Some(message.clone()),
@@ -111,9 +121,7 @@ async fn read_deep_into(
     options: ReadOptions<'_>,
     sink: Option<chant_lexicon::DeepSink>,
 ) -> Deep {
-    let mut request = engine.observe_request(environment, declared);
-    request.owned = options.owned;
-    request.namespace = options.namespace.map(str::to_owned);
+    let mut request = options.request(engine, environment, declared);
     request.deep_sink = sink;
     match engine
         .bounded(declared.lexicon.observe_resources_deep(&request))
@@ -180,7 +188,7 @@ pub async fn deep_diffs(
         let streaming = StreamingDiff::start(d.entities.clone(), hooks.clone(), baseline.clone());
         let read = read_deep_into(engine, environment, d, options, Some(streaming.sink())).await;
         let entities = d.entities.clone();
-        let diff = tokio::task::spawn_blocking(move || {
+        let diff = chant_lexicon::parallel::off_task(move || {
             let streamed = streaming.finish();
             match read {
                 Deep::Unsupported => None,
@@ -192,11 +200,8 @@ pub async fn deep_diffs(
                     streamed,
                 )),
             }
-        });
-        let diff = match diff.await {
-            Ok(diff) => diff,
-            Err(error) => std::panic::resume_unwind(error.into_panic()),
-        };
+        })
+        .await;
         diff.map(|diff| (d.name().to_owned(), diff))
     });
     futures::future::join_all(reads)

@@ -58,6 +58,15 @@ where
         .collect()
 }
 
+/// `work` on a blocking thread, so that the task awaiting it, and every future polled in
+/// that task, goes on meanwhile. A panic in `work` is the caller's.
+pub async fn off_task<R: Send + 'static>(work: impl FnOnce() -> R + Send + 'static) -> R {
+    match tokio::task::spawn_blocking(work).await {
+        Ok(result) => result,
+        Err(error) => std::panic::resume_unwind(error.into_panic()),
+    }
+}
+
 /// Frees `value` on a thread of its own: what a hook or a command is done with (thousands
 /// of listed objects) need not be freed before its answer is handed on. In a process that
 /// ends with its command ([`ends_with_its_command`]), the operating system takes it back.

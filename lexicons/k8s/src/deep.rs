@@ -98,27 +98,21 @@ fn deep_answer(
     read: EntityRead,
     request: &ObserveRequest,
 ) -> Option<Result<DeepResourceObservation, UnobservedEntity>> {
-    match read.read {
+    match &read.read {
         Read::Absent => None,
-        Read::Unobserved(reason, detail) => {
-            let mut entry = UnobservedEntity::new(reason)
-                .typed(&entity.entity_type)
-                .detail(detail);
-            entry.queried = read.queried;
-            Some(Err(entry))
-        }
+        Read::Unobserved(reason, detail) => Some(Err(read.hole(entity, *reason, detail.clone()))),
         Read::Present(object) => {
-            let (ownership, marker) = verdict(&object, &request.project);
+            let (ownership, marker) = verdict(object, &request.project);
             if request.owned && ownership != Ownership::Owned {
                 return Some(Err(UnobservedEntity::new(UnobservedReason::Filtered)
                     .typed(&entity.entity_type)
                     .detail("the live object carries no marker of this project and --owned was requested")));
             }
-            let properties = without_managed_fields(&object);
+            let properties = without_managed_fields(object);
             Some(Ok(DeepResourceObservation {
                 entity_type: entity.entity_type.clone(),
                 physical_id: properties["metadata"]["uid"].as_str().map(str::to_owned),
-                field_owners: field_owners(&object),
+                field_owners: field_owners(object),
                 properties,
                 ownership: Some(ownership),
                 marker,

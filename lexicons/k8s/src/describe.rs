@@ -9,7 +9,7 @@ use crate::reader::{EntityRead, Read, Reads, read_targets, resolve_targets};
 use crate::session::Session;
 use crate::status::{attributes, status_word};
 use crate::sweep::{Owners, makes_children, sweep, sweeps};
-use chant_lexicon::parallel::release;
+use chant_lexicon::parallel::{off_task, release};
 use chant_lexicon::{
     DeclaredEntity, Observation, ObserveRequest, OwnerChain, Ownership, ProjectMarker,
     ResourceMetadata, UnobservedEntity, UnobservedReason,
@@ -48,15 +48,12 @@ pub async fn describe(session: &Session, request: &ObserveRequest, pool: usize) 
     // CPU work over every answer: off this task, so that the command's other reads (it
     // shares the task with them) go on meanwhile.
     let request = request.clone();
-    let answered = tokio::task::spawn_blocking(move || {
+    off_task(move || {
         let out = observation(&request, &mut reads, &swept, notes);
         release((reads, swept));
         out
-    });
-    match answered.await {
-        Ok(out) => out,
-        Err(error) => std::panic::resume_unwind(error.into_panic()),
-    }
+    })
+    .await
 }
 
 /// The observation of every declared object read, and of what the reads found that nothing
@@ -103,13 +100,7 @@ struct ThinAnswer {
 }
 
 fn thin_answer(entity: &DeclaredEntity, read: EntityRead, request: &ObserveRequest) -> ThinAnswer {
-    let hole = |reason, detail: String| {
-        let mut entry = UnobservedEntity::new(reason)
-            .typed(&entity.entity_type)
-            .detail(detail);
-        entry.queried = read.queried.clone();
-        Some(Err(entry))
-    };
+    let hole = |reason, detail: String| Some(Err(read.hole(entity, reason, detail)));
     let (uid, verdict) = match &read.read {
         Read::Absent => (None, None),
         Read::Unobserved(reason, detail) => (None, hole(*reason, detail.clone())),

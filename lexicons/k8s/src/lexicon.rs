@@ -248,10 +248,7 @@ impl Lexicon for K8sLexicon {
         let pool = self.pool(ahead.concurrency);
         let key = session_key(&ahead.environment, ahead.request_timeout, pool);
         if let Some(session) = self.bound_session(&key) {
-            lists.bound(
-                session.binding.cluster.clone(),
-                &session.binding.default_namespace,
-            );
+            lists.bound_to(&session);
         } else {
             let (lexicon, lists) = (self.clone(), lists.clone());
             // Detached: a slow connection must not hold up a bad-input diagnostic, and
@@ -261,10 +258,7 @@ impl Lexicon for K8sLexicon {
                     .session(&ahead.environment, ahead.request_timeout, pool)
                     .await
                 {
-                    lists.bound(
-                        session.binding.cluster.clone(),
-                        &session.binding.default_namespace,
-                    );
+                    lists.bound_to(&session);
                     session.binding.cluster.connect().await;
                 }
             });

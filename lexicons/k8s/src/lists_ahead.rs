@@ -11,6 +11,7 @@
 
 use crate::api::Cluster;
 use crate::kinds::{KindInfo, builtin_at, entity_type};
+use crate::session::Session;
 use crate::sweep::{CHILD_KINDS, makes_children};
 use chant_lexicon::ReadPath;
 use serde_json::Value;
@@ -130,6 +131,14 @@ impl ListsAhead {
         for (place, takers) in certain {
             self.send(&state, &place, takers);
         }
+    }
+
+    /// [`ListsAhead::bound`] to the session the reads will use.
+    pub fn bound_to(&self, session: &Session) {
+        self.bound(
+            session.binding.cluster.clone(),
+            &session.binding.default_namespace,
+        );
     }
 
     /// The declared side is read.

@@ -4,7 +4,7 @@
 
 use crate::kinds::KindInfo;
 use crate::session::{Session, Target, Unaddressable};
-use chant_lexicon::{DeclaredEntity, UnobservedReason, bounded_concurrently};
+use chant_lexicon::{DeclaredEntity, UnobservedEntity, UnobservedReason, bounded_concurrently};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -59,6 +59,30 @@ pub struct EntityRead {
     pub read: Read,
     /// The exact request path.
     pub queried: Option<String>,
+}
+
+impl EntityRead {
+    /// A read that sent no request.
+    fn unqueried(read: Read) -> Self {
+        EntityRead {
+            read,
+            queried: None,
+        }
+    }
+
+    /// Why `entity` is not observed, with the address this read queried.
+    pub fn hole(
+        &self,
+        entity: &DeclaredEntity,
+        reason: UnobservedReason,
+        detail: impl Into<String>,
+    ) -> UnobservedEntity {
+        let mut entry = UnobservedEntity::new(reason)
+            .typed(&entity.entity_type)
+            .detail(detail);
+        entry.queried = self.queried.clone();
+        entry
+    }
 }
 
 /// Everything a LIST of one kind in one namespace returned.
@@ -180,15 +204,7 @@ pub async fn read_targets<T>(
         .collect();
     let mut groups: BTreeMap<GroupKey<'_>, Vec<usize>> = BTreeMap::new();
     for (i, target) in targets.iter().enumerate() {
-        let unread = |read| {
-            Some(on_read(
-                i,
-                EntityRead {
-                    read,
-                    queried: None,
-                },
-            ))
-        };
+        let unread = |read| Some(on_read(i, EntityRead::unqueried(read)));
         match target {
             Ok(t) => groups.entry(group_key(t)).or_default().push(i),
             Err(Unaddressable::NotServed { detail }) => {
@@ -250,13 +266,8 @@ pub async fn read_targets<T>(
             .enumerate()
             .map(|(i, r)| {
                 r.unwrap_or_else(|| {
-                    on_read(
-                        i,
-                        EntityRead {
-                            read: Read::Unobserved(UnobservedReason::ReadFailed, "not read".into()),
-                            queried: None,
-                        },
-                    )
+                    let never = Read::Unobserved(UnobservedReason::ReadFailed, "not read".into());
+                    on_read(i, EntityRead::unqueried(never))
                 })
             })
             .collect(),

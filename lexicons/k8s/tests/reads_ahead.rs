@@ -4,9 +4,11 @@
 
 mod common;
 
-use chant_lexicon::{Observation, ObserveRequest, ReadPath, ReadsAhead, UnobservedReason};
+use chant_lexicon::{
+    DeclaredEntity, Observation, ObserveRequest, ReadPath, ReadsAhead, UnobservedReason,
+};
 use chant_testkit::kube_api::{FakeKubeApi, KubeconfigSpec};
-use common::{OURS, Project, config_map, project_with, request};
+use common::{OURS, Project, config_map, project_with, reads_of, request};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -42,17 +44,6 @@ fn tls_project(server: &FakeKubeApi, declared: &str) -> Project {
     project_with(server, declared, PINNED, "", &spec)
 }
 
-/// A read of `entities` in `dev`, with the tests' timeout.
-fn reads_of(entities: Vec<chant_lexicon::DeclaredEntity>) -> ObserveRequest {
-    let mut request = ObserveRequest::new(
-        "dev",
-        chant_lexicon::ProjectMarker::new("shop", "dev"),
-        entities,
-    );
-    request.request_timeout = Duration::from_secs(2);
-    request
-}
-
 /// Wait (up to 5 s) until the server has logged `count` requests.
 async fn until_logged(server: &FakeKubeApi, count: usize) {
     let deadline = Instant::now() + Duration::from_secs(5);
@@ -72,6 +63,29 @@ fn plain_lists(server: &FakeKubeApi) -> BTreeMap<String, usize> {
     lists
 }
 
+/// Bind `p`'s session with a read of nothing, so that a parse after it sends its LISTs
+/// itself (a binding made beside the parse may finish after a parse this small).
+async fn bind(p: &Project) {
+    p.lexicon
+        .describe_resources(&reads_of(Vec::new()))
+        .await
+        .unwrap();
+}
+
+/// `p`'s declared side, for a command whose `reads` follow.
+async fn declare_for(p: &Project, reads: &[ReadPath]) -> Vec<DeclaredEntity> {
+    let ahead = ReadsAhead::for_reads(&reads_of(Vec::new()), reads);
+    p.lexicon.clone().declared_for_reads(ahead).await.unwrap()
+}
+
+async fn describe(p: &Project, entities: Vec<DeclaredEntity>) -> Observation {
+    p.lexicon
+        .describe_resources(&reads_of(entities))
+        .await
+        .unwrap()
+        .normalize()
+}
+
 async fn thin_and_deep(p: &Project, request: &ObserveRequest) -> (Observation, usize) {
     let (thin, deep) = tokio::join!(
         p.lexicon.describe_resources(request),
@@ -85,16 +99,10 @@ async fn the_lists_the_reads_will_make_go_out_while_the_yaml_is_parsed_and_are_s
     let server = FakeKubeApi::start_tls();
     let declared = estate(&server);
     let p = tls_project(&server, &declared);
-    // Bound by an earlier read, so the parse itself sends them (a binding made beside the
-    // parse may finish after a parse this small).
-    p.lexicon
-        .describe_resources(&reads_of(Vec::new()))
-        .await
-        .unwrap();
+    bind(&p).await;
     server.clear_requests();
 
-    let ahead = ReadsAhead::for_reads(&reads_of(Vec::new()), THIN_AND_DEEP);
-    let entities = p.lexicon.clone().declared_for_reads(ahead).await.unwrap();
+    let entities = declare_for(&p, THIN_AND_DEEP).await;
     until_logged(&server, 5).await;
     let expected: BTreeMap<String, usize> = [
         "/api/v1/namespaces/a/configmaps",
@@ -131,20 +139,14 @@ async fn a_command_that_reads_nothing_declared_only_connects() {
     let server = FakeKubeApi::start_tls();
     let declared = estate(&server);
     let p = tls_project(&server, &declared);
-    let ahead = ReadsAhead::for_reads(&reads_of(Vec::new()), &[]);
-    let entities = p.lexicon.clone().declared_for_reads(ahead).await.unwrap();
+    let entities = declare_for(&p, &[]).await;
     let deadline = Instant::now() + Duration::from_secs(5);
     while server.connections() == 0 && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     assert_eq!(server.connections(), 1, "connected while the YAML was read");
     assert!(server.requests().is_empty(), "{:?}", server.requests());
-    let obs = p
-        .lexicon
-        .describe_resources(&reads_of(entities))
-        .await
-        .unwrap()
-        .normalize();
+    let obs = describe(&p, entities).await;
     assert_eq!(obs.resources.len(), 6, "{:?}", obs.unobserved);
     assert_eq!(server.connections(), 1, "the reads used that connection");
 }
@@ -159,14 +161,8 @@ async fn an_unreachable_cluster_leaves_the_reason_to_the_reads() {
     );
     let p = tls_project(&server, &declared);
     drop(server);
-    let ahead = ReadsAhead::for_reads(&reads_of(Vec::new()), THIN_AND_DEEP);
-    let entities = p.lexicon.clone().declared_for_reads(ahead).await.unwrap();
-    let obs = p
-        .lexicon
-        .describe_resources(&reads_of(entities))
-        .await
-        .unwrap()
-        .normalize();
+    let entities = declare_for(&p, THIN_AND_DEEP).await;
+    let obs = describe(&p, entities).await;
     for name in ["configMapA", "configMapB"] {
         assert_eq!(obs.unobserved[name].reason, UnobservedReason::NoBinding);
     }
@@ -178,23 +174,13 @@ async fn a_new_command_does_not_take_what_an_earlier_one_listed_ahead() {
     let server = FakeKubeApi::start_tls();
     let declared = estate(&server);
     let p = tls_project(&server, &declared);
-    p.lexicon
-        .describe_resources(&reads_of(Vec::new()))
-        .await
-        .unwrap();
-    let ahead = ReadsAhead::for_reads(&reads_of(Vec::new()), THIN_AND_DEEP);
-    p.lexicon.clone().declared_for_reads(ahead).await.unwrap();
+    bind(&p).await;
+    declare_for(&p, THIN_AND_DEEP).await;
     until_logged(&server, 5).await;
     // The next command changes the cluster behind chant's back, and reads.
     server.seed_yaml(&config_map("a3", Some("a"), OURS));
     server.clear_requests();
-    let entities = p.lexicon.declared().await.unwrap();
-    let obs = p
-        .lexicon
-        .describe_resources(&reads_of(entities))
-        .await
-        .unwrap()
-        .normalize();
+    let obs = describe(&p, p.lexicon.declared().await.unwrap()).await;
     assert!(
         obs.resources.contains_key("configMapA3"),
         "{:?}",

@@ -51,18 +51,18 @@ struct LiveReport<'r> {
 pub async fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CliError> {
     let engine = ctx.engine(args.target.lexicon.as_deref())?;
     let env = engine.project.environment(&args.target.env)?.to_owned();
+    let options = ReadOptions {
+        owned: false,
+        namespace: args.namespace.as_deref(),
+    };
     let declared = engine
-        .declared_for_reads(&env, THIN_AND_DEEP, args.namespace.as_deref())
+        .declared_for_reads(&env, THIN_AND_DEEP, options.namespace)
         .await?;
     let store = ctx.store(&engine.project);
     let baseline = store
         .as_ref()
         .and_then(|s| s.read(&baseline_path(&env)).ok().flatten())
         .and_then(|text| parse_baseline(&text));
-    let options = ReadOptions {
-        owned: false,
-        namespace: args.namespace.as_deref(),
-    };
     let (readings, mut deep) = tokio::join!(
         read_thin(&engine, &env, &declared, options, &ctx.output),
         deep_diffs(&engine, &env, &declared, options, baseline.as_ref())

@@ -2,7 +2,9 @@
 #![allow(dead_code)]
 
 use chant_k8s::K8sFactory;
-use chant_lexicon::{Lexicon, LexiconFactory, ObserveRequest, ProjectContext, ProjectMarker};
+use chant_lexicon::{
+    DeclaredEntity, Lexicon, LexiconFactory, ObserveRequest, ProjectContext, ProjectMarker,
+};
 use chant_testkit::kube_api::{FakeKubeApi, KubeconfigSpec};
 use std::sync::Arc;
 use std::time::Duration;
@@ -58,7 +60,12 @@ pub async fn request(project: &Project) -> ObserveRequest {
         .declared()
         .await
         .expect("declared YAML reads");
-    let mut request = ObserveRequest::new("dev", ProjectMarker::new("shop", "dev"), declared);
+    reads_of(declared)
+}
+
+/// A read of `entities` in `dev`, with the tests' timeout.
+pub fn reads_of(entities: Vec<DeclaredEntity>) -> ObserveRequest {
+    let mut request = ObserveRequest::new("dev", ProjectMarker::new("shop", "dev"), entities);
     request.request_timeout = Duration::from_secs(2);
     request
 }
