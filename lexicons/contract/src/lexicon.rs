@@ -64,15 +64,41 @@ pub type HookResult<T> = Result<T, HookError>;
 #[derive(Clone)]
 pub struct DeepSink(Arc<TakeTree>);
 
-type TakeTree = dyn Fn(&str, DeepResourceObservation) + Send + Sync;
+type TakeTree = dyn Fn(&str, HandedTree) + Send + Sync;
+
+/// A tree handed to a [`DeepSink`]: made, or made by the taker on its own threads, so
+/// that a lexicon's per-object work (copying the answer, reading its field owners) does
+/// not hold up the task its reads share.
+pub enum HandedTree {
+    Made(DeepResourceObservation),
+    ToMake(Box<dyn FnOnce() -> DeepResourceObservation + Send>),
+}
+
+impl HandedTree {
+    pub fn make(self) -> DeepResourceObservation {
+        match self {
+            HandedTree::Made(tree) => tree,
+            HandedTree::ToMake(make) => make(),
+        }
+    }
+}
 
 impl DeepSink {
-    pub fn new(take: impl Fn(&str, DeepResourceObservation) + Send + Sync + 'static) -> Self {
+    pub fn new(take: impl Fn(&str, HandedTree) + Send + Sync + 'static) -> Self {
         DeepSink(Arc::new(take))
     }
 
     pub fn hand_over(&self, entity: &str, tree: DeepResourceObservation) {
-        (self.0)(entity, tree)
+        (self.0)(entity, HandedTree::Made(tree))
+    }
+
+    /// Hand over the tree `make` makes, for the taker to make.
+    pub fn hand_over_to_make(
+        &self,
+        entity: &str,
+        make: impl FnOnce() -> DeepResourceObservation + Send + 'static,
+    ) {
+        (self.0)(entity, HandedTree::ToMake(Box::new(make)))
     }
 }
 

@@ -43,11 +43,11 @@ pub use harness::{
     BindFailure, DEFAULT_OBSERVE_CONCURRENCY, EntityObservation, ObserverAdapter,
     bounded_concurrently, observe_entities,
 };
-pub use hook_cache::HookCache;
+pub use hook_cache::{HookCache, PatternAt};
 pub use identity::{Identity, IdentityAnswer, IdentityRequest};
 pub use lexicon::{
-    DeepSink, HookError, HookResult, Lexicon, LexiconFactory, ObserveRequest, ProjectContext,
-    ReadPath, ReadsAhead,
+    DeepSink, HandedTree, HookError, HookResult, Lexicon, LexiconFactory, ObserveRequest,
+    ProjectContext, ReadPath, ReadsAhead,
 };
 pub use metadata::{
     ArtifactMetadata, AttributeChange, OwnerChain, Ownership, OwnershipMarker, ResourceMetadata,

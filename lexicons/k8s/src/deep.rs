@@ -5,12 +5,12 @@
 use crate::lexicon::K8sLexicon;
 use crate::managed_fields::field_owners;
 use crate::ownership::verdict;
-use crate::reader::{EntityRead, Read, read_entities};
+use crate::reader::{EntityRead, LiveObject, Read, read_entities};
 use crate::session::bind_reason;
 use chant_lexicon::deep::TypeMatch;
 use chant_lexicon::{
     DeclaredEntity, DeepObservation, DeepResourceObservation, HookResult, NormalizationHooks,
-    ObserveRequest, Ownership, UnobservedEntity, UnobservedReason,
+    ObserveRequest, Ownership, OwnershipMarker, UnobservedEntity, UnobservedReason,
 };
 use serde_json::{Value, json};
 
@@ -46,10 +46,10 @@ pub async fn observe(
             let entity = &request.entities[i];
             match (deep_answer(entity, read, request), &request.deep_sink) {
                 (Some(Ok(tree)), Some(sink)) => {
-                    sink.hand_over(&entity.name, tree);
+                    sink.hand_over_to_make(&entity.name, move || tree.observation());
                     None
                 }
-                (answer, _) => answer,
+                (answer, _) => answer.map(|a| a.map(LiveTree::observation)),
             }
         },
     )
@@ -69,7 +69,30 @@ pub async fn observe(
     Ok(out)
 }
 
-/// A copy of the object without `metadata.managedFields` (read into `fieldOwners`).
+/// A declared object's live object, as its deep read found it.
+struct LiveTree {
+    object: LiveObject,
+    entity_type: String,
+    ownership: Ownership,
+    marker: Option<OwnershipMarker>,
+}
+
+impl LiveTree {
+    /// The object without `metadata.managedFields` (read into `fieldOwners`).
+    fn observation(self) -> DeepResourceObservation {
+        let properties = without_managed_fields(&self.object);
+        DeepResourceObservation {
+            entity_type: self.entity_type,
+            physical_id: properties["metadata"]["uid"].as_str().map(str::to_owned),
+            field_owners: field_owners(&self.object),
+            properties,
+            ownership: Some(self.ownership),
+            marker: self.marker,
+        }
+    }
+}
+
+/// A copy of the object without `metadata.managedFields`.
 fn without_managed_fields(object: &Value) -> Value {
     let Value::Object(fields) = object else {
         return object.clone();
@@ -92,29 +115,28 @@ fn without_managed_fields(object: &Value) -> Value {
 }
 
 /// One declared object's deep answer, worked out as soon as its read answered: its live
-/// tree, why it was not observed, or nothing (absent).
+/// object, why it was not observed, or nothing (absent).
 fn deep_answer(
     entity: &DeclaredEntity,
     read: EntityRead,
     request: &ObserveRequest,
-) -> Option<Result<DeepResourceObservation, UnobservedEntity>> {
-    match &read.read {
+) -> Option<Result<LiveTree, UnobservedEntity>> {
+    match read.read {
         Read::Absent => None,
-        Read::Unobserved(reason, detail) => Some(Err(read.hole(entity, *reason, detail.clone()))),
+        Read::Unobserved(reason, ref detail) => {
+            Some(Err(read.hole(entity, reason, detail.clone())))
+        }
         Read::Present(object) => {
-            let (ownership, marker) = verdict(object, &request.project);
+            let (ownership, marker) = verdict(&object, &request.project);
             if request.owned && ownership != Ownership::Owned {
                 return Some(Err(UnobservedEntity::new(UnobservedReason::Filtered)
                     .typed(&entity.entity_type)
                     .detail("the live object carries no marker of this project and --owned was requested")));
             }
-            let properties = without_managed_fields(object);
-            Some(Ok(DeepResourceObservation {
+            Some(Ok(LiveTree {
+                object,
                 entity_type: entity.entity_type.clone(),
-                physical_id: properties["metadata"]["uid"].as_str().map(str::to_owned),
-                field_owners: field_owners(object),
-                properties,
-                ownership: Some(ownership),
+                ownership,
                 marker,
             }))
         }

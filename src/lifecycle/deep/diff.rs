@@ -2,7 +2,7 @@
 //! plus the holes and the deeply read objects nobody declared.
 
 use super::claim::{EntityFields, FieldKind, PropertyRow, classify_trees};
-use super::normalize::normalize;
+use super::normalize::{normalize, normalize_in_place};
 use crate::lifecycle::baseline::{EntityBaseline, LexiconBaseline};
 use crate::lifecycle::live_diff::UnobservedResource;
 use chant_lexicon::parallel::map_on_every_core;
@@ -61,23 +61,29 @@ fn count_rows(entities: &[DeepEntityDrift]) -> usize {
 
 /// Classify one declared entity against its live tree: both trees normalized with the
 /// same hooks (each side's counterpart is the other's raw tree), then walked together.
-/// The live type wins where the reader reports one.
+/// The live tree is normalized where it is.
 pub fn entity_fields(
     entity: &DeclaredEntity,
-    live: &DeepResourceObservation,
+    entity_type: &str,
+    live: DeepResourceObservation,
     hooks: &HookCache<'_>,
     baseline: Option<&EntityBaseline>,
 ) -> EntityFields {
-    let entity_type = entity_type_of(entity, live);
+    let DeepResourceObservation {
+        properties: mut live_tree,
+        field_owners,
+        ..
+    } = live;
+    // The declared side first: its counterpart is the live tree as it was read.
     let declared_tree = normalize(
         &entity.props,
         entity_type,
         Side::Declared,
-        Some(&live.properties),
+        Some(&live_tree),
         hooks,
     );
-    let live_tree = normalize(
-        &live.properties,
+    normalize_in_place(
+        &mut live_tree,
         entity_type,
         Side::Live,
         Some(&entity.props),
@@ -88,7 +94,7 @@ pub fn entity_fields(
         &live_tree,
         entity_type,
         hooks,
-        &live.field_owners,
+        &field_owners,
         baseline,
     )
 }
@@ -111,19 +117,22 @@ pub struct Classified {
 /// Classify the live tree read for a declared entity.
 pub fn classify_entity(
     entity: &DeclaredEntity,
-    tree: &DeepResourceObservation,
+    tree: DeepResourceObservation,
     hooks: &HookCache<'_>,
     baseline: Option<&LexiconBaseline>,
 ) -> Classified {
+    let entity_type = entity_type_of(entity, &tree).to_owned();
+    let fields = entity_fields(
+        entity,
+        &entity_type,
+        tree,
+        hooks,
+        baseline.and_then(|b| b.get(&entity.name)),
+    );
     Classified {
         name: entity.name.clone(),
-        entity_type: entity_type_of(entity, tree).to_owned(),
-        fields: entity_fields(
-            entity,
-            tree,
-            hooks,
-            baseline.and_then(|b| b.get(&entity.name)),
-        ),
+        entity_type,
+        fields,
     }
 }
 
@@ -197,7 +206,7 @@ pub fn diff_deep_with(
     let mut classified: Vec<Classified> = map_on_every_core(
         &pairs,
         || HookCache::new(hooks),
-        |cache, (entity, tree)| classify_entity(entity, tree, cache, baseline),
+        |cache, (entity, tree)| classify_entity(entity, (*tree).clone(), cache, baseline),
     )
     .into_iter()
     .chain(streamed.classified)

@@ -3,13 +3,26 @@
 
 use super::path::{Segment, TreePath};
 use crate::lifecycle::mask::{MASKED, is_sensitive_key};
-use chant_lexicon::{Counterpart, DeepArrayElement, DeepNode, HookCache, Side};
+use chant_lexicon::{Counterpart, DeepNode, HookCache, PatternAt, Side};
 use serde_json::{Map, Value};
 
 /// A value that cannot be known before deploying; a declared path holding it is never compared.
 pub const UNRESOLVED: &str = "<chant:unresolved>";
 
-/// Normalize one property tree.
+/// Normalize one property tree, as a copy: see [`normalize_in_place`].
+pub fn normalize(
+    tree: &Value,
+    entity_type: &str,
+    side: Side,
+    counterpart: Option<&Value>,
+    hooks: &HookCache<'_>,
+) -> Value {
+    let mut copy = tree.clone();
+    normalize_in_place(&mut copy, entity_type, side, counterpart, hooks);
+    copy
+}
+
+/// Normalize one property tree where it is.
 ///
 /// Per node, in order: a pruned node is dropped (the prune hook sees the raw value and
 /// whether `counterpart` — the other side's raw tree — has the node at the same path, or
@@ -18,13 +31,13 @@ pub const UNRESOLVED: &str = "<chant:unresolved>";
 /// [`UNRESOLVED`]; objects come back with sorted keys and arrays in `order_key` order when
 /// every element has a key. A container emptied by pruning disappears, upward; a declared
 /// `{}` or `[]` stays. The root is always an object.
-pub fn normalize(
-    tree: &Value,
+pub fn normalize_in_place(
+    tree: &mut Value,
     entity_type: &str,
     side: Side,
     counterpart: Option<&Value>,
     hooks: &HookCache<'_>,
-) -> Value {
+) {
     let mut pass = Pass {
         entity_type,
         side,
@@ -32,11 +45,13 @@ pub fn normalize(
         hooks,
         at: TreePath::default(),
     };
-    match tree {
-        Value::Object(map) => pass.object(map),
-        _ => None,
+    let kept = match tree {
+        Value::Object(map) => pass.object(map, hooks.root(entity_type)),
+        _ => false,
+    };
+    if !kept {
+        *tree = Value::Object(Map::new());
     }
-    .unwrap_or_else(|| Value::Object(Map::new()))
 }
 
 struct Pass<'a> {
@@ -49,9 +64,10 @@ struct Pass<'a> {
 }
 
 impl Pass<'_> {
-    /// The node at `self.at` (whose last segment is `key`).
-    fn child(&mut self, value: &Value, key: &str) -> Option<Value> {
-        let rules = self.hooks.at(self.entity_type, self.at.pattern());
+    /// Normalize the node at `self.at` (whose last segment is `key`, whose pattern is
+    /// `place`); false when it is to be dropped.
+    fn child(&mut self, value: &mut Value, key: &str, place: PatternAt) -> bool {
+        let rules = self.hooks.rules(place);
         let counterpart = if rules.may_prune() {
             self.at.counterpart_in(self.counterpart)
         } else {
@@ -68,75 +84,65 @@ impl Pass<'_> {
             counterpart,
         };
         if rules.prunes(&node) {
-            return None;
+            return false;
         }
         if is_sensitive_key(key) || rules.masks() {
-            return Some(Value::String(MASKED.to_owned()));
+            *value = Value::String(MASKED.to_owned());
+            return true;
         }
         if rules.is_unresolved(&node) {
-            return Some(Value::String(UNRESOLVED.to_owned()));
+            *value = Value::String(UNRESOLVED.to_owned());
+            return true;
         }
         match value {
-            Value::Object(map) => self.object(map),
-            Value::Array(items) => self.array(items),
-            primitive => Some(primitive.clone()),
+            Value::Object(map) => self.object(map, place),
+            Value::Array(items) => self.array(items, place),
+            _ => true,
         }
     }
 
-    fn object(&mut self, map: &Map<String, Value>) -> Option<Value> {
-        let mut out = Map::new();
-        for (key, value) in map {
+    /// Keys are already sorted: a `serde_json::Map` is ordered by key.
+    fn object(&mut self, map: &mut Map<String, Value>, place: PatternAt) -> bool {
+        let declared_empty = map.is_empty();
+        map.retain(|key, value| {
             self.at.push(Segment::Key(key));
-            let child = self.child(value, key);
+            let kept = self.child(value, key, self.hooks.key(place, key));
             self.at.pop();
-            if let Some(child) = child {
-                out.insert(key.clone(), child);
-            }
-        }
-        if out.is_empty() && !map.is_empty() {
-            return None;
-        }
-        Some(Value::Object(out))
+            kept
+        });
+        declared_empty || !map.is_empty()
     }
 
-    fn array(&mut self, items: &[Value]) -> Option<Value> {
-        let mut kept = Vec::with_capacity(items.len());
-        for (i, item) in items.iter().enumerate() {
-            self.at.push(Segment::Index(i));
-            let child = self.child(item, &i.to_string());
+    fn array(&mut self, items: &mut Vec<Value>, place: PatternAt) -> bool {
+        let declared_empty = items.is_empty();
+        let element = self.hooks.element(place);
+        let mut index = 0;
+        items.retain_mut(|item| {
+            self.at.push(Segment::Index(index));
+            let kept = self.child(item, &index.to_string(), element);
             self.at.pop();
-            kept.extend(child);
-        }
-        if kept.is_empty() && !items.is_empty() {
-            return None;
-        }
-        Some(Value::Array(self.ordered(kept)))
+            index += 1;
+            kept
+        });
+        self.order(items, place);
+        declared_empty || !items.is_empty()
     }
 
-    fn ordered(&self, items: Vec<Value>) -> Vec<Value> {
+    /// Sort the elements by the array's order key, when every element has one.
+    fn order(&self, items: &mut Vec<Value>, place: PatternAt) {
         if items.len() < 2 {
-            return items;
+            return;
         }
         let keys: Option<Vec<String>> = items
             .iter()
-            .enumerate()
-            .map(|(index, element)| {
-                self.hooks.order_key(&DeepArrayElement {
-                    entity_type: self.entity_type,
-                    pattern: self.at.pattern(),
-                    path: self.at.path(),
-                    element,
-                    index,
-                    side: self.side,
-                })
-            })
+            .map(|element| self.hooks.order_key_at(place, element))
             .collect();
         let Some(keys) = keys else {
-            return items;
+            return;
         };
-        let mut keyed: Vec<(String, Value)> = keys.into_iter().zip(items).collect();
+        let mut keyed: Vec<(String, Value)> = keys.into_iter().zip(items.drain(..)).collect();
         keyed.sort_by(|a, b| a.0.cmp(&b.0));
-        keyed.into_iter().map(|(_, v)| v).collect()
+        items.extend(keyed.into_iter().map(|(_, v)| v));
     }
 }
 

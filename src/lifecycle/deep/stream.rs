@@ -4,15 +4,13 @@
 
 use super::diff::{Streamed, classify_entity};
 use crate::lifecycle::baseline::LexiconBaseline;
-use chant_lexicon::{
-    DeclaredEntity, DeepResourceObservation, DeepSink, HookCache, NormalizationHooks,
-};
+use chant_lexicon::{DeclaredEntity, DeepSink, HandedTree, HookCache, NormalizationHooks};
 use std::collections::HashMap;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-type Handed = (String, DeepResourceObservation);
+type Handed = (String, HandedTree);
 
 pub struct StreamingDiff {
     /// Taken by [`StreamingDiff::finish`]: once it is gone the workers drain and stop, even
@@ -90,9 +88,10 @@ fn classify_handed(
             return done;
         };
         match by_name.get(name.as_str()) {
-            Some(entity) => done
-                .classified
-                .push(classify_entity(entity, &tree, &cache, baseline)),
+            Some(entity) => {
+                done.classified
+                    .push(classify_entity(entity, tree.make(), &cache, baseline))
+            }
             None => done.undeclared.push(name),
         }
     }
@@ -106,7 +105,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 mod tests {
     use super::*;
     use crate::lifecycle::deep::diff::{diff_deep, diff_deep_with};
-    use chant_lexicon::DeepObservation;
+    use chant_lexicon::{DeepObservation, DeepResourceObservation};
     use serde_json::json;
 
     fn entity(name: &str, replicas: u64) -> DeclaredEntity {
@@ -143,14 +142,17 @@ mod tests {
         let expected = diff_deep(&declared, &whole, &hooks, None);
         assert_eq!(expected.drifted.len(), 14, "every third entity drifted");
 
-        // Half the trees (and the undeclared one) are handed over; the rest are answered.
+        // Half the trees (and the undeclared one) are handed over, some made and some for
+        // the diff's threads to make; the rest are answered.
         let streaming =
             StreamingDiff::start(Arc::new(declared.clone()), Arc::new(hooks.clone()), None);
         let sink = streaming.sink();
         let mut answered = DeepObservation::default();
         for (name, t) in whole.resources.clone() {
-            if name == "stray" || name.ends_with(['1', '3', '5', '7', '9']) {
+            if name == "stray" || name.ends_with(['1', '3']) {
                 sink.hand_over(&name, t);
+            } else if name.ends_with(['5', '7', '9']) {
+                sink.hand_over_to_make(&name, move || t);
             } else {
                 answered.resources.insert(name, t);
             }
