@@ -19,12 +19,18 @@ use std::collections::{BTreeSet, HashMap};
 
 pub async fn describe(session: &Session, request: &ObserveRequest, pool: usize) -> Observation {
     let entities: &[DeclaredEntity] = &request.entities;
-    let targets = resolve_targets(session, entities, request.namespace.as_deref(), pool).await;
+    let targets = resolve_targets(
+        session,
+        &request.entities,
+        request.namespace.as_deref(),
+        pool,
+    )
+    .await;
     // Namespaces holding a declared workload are swept for its runtime children while
     // the declared objects are read.
     let sweep_namespaces: BTreeSet<String> = entities
         .iter()
-        .zip(&targets)
+        .zip(targets.iter())
         .filter(|(e, _)| makes_children(&e.entity_type))
         .filter_map(|(_, t)| t.as_ref().ok()?.namespace.clone())
         .collect();

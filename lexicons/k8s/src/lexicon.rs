@@ -145,6 +145,7 @@ impl K8sLexicon {
     async fn forget_lists_ahead(&self) {
         for session in self.sessions.lock().await.values() {
             session.binding.cluster.forget_ahead();
+            session.forget_targets();
         }
     }
 

@@ -3,7 +3,7 @@
 //! is forbidden. Every read goes through a bounded pool.
 
 use crate::kinds::KindInfo;
-use crate::session::{Session, Target, Unaddressable};
+use crate::session::{Session, Target, Targets, Unaddressable};
 use chant_lexicon::{DeclaredEntity, UnobservedEntity, UnobservedReason, bounded_concurrently};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -143,7 +143,7 @@ pub struct Reads<T> {
 /// entities.
 pub async fn read_entities<T>(
     session: &Session,
-    entities: &[DeclaredEntity],
+    entities: &Arc<Vec<DeclaredEntity>>,
     cli_namespace: Option<&str>,
     pool: usize,
     on_read: impl Fn(usize, EntityRead) -> T,
@@ -152,17 +152,25 @@ pub async fn read_entities<T>(
     read_targets(session, &targets, pool, on_read).await
 }
 
-/// Where each declared entity is read (discovery runs here for non-built-in kinds).
+/// Where each declared entity is read (discovery runs here for non-built-in kinds): worked
+/// out once for the reads of one command.
 pub async fn resolve_targets(
     session: &Session,
-    entities: &[DeclaredEntity],
+    entities: &Arc<Vec<DeclaredEntity>>,
     cli_namespace: Option<&str>,
     pool: usize,
-) -> Vec<Result<Target, Unaddressable>> {
-    bounded_concurrently((0..entities.len()).collect(), pool, |i| {
-        session.target(&entities[i], cli_namespace)
-    })
-    .await
+) -> Targets {
+    session
+        .targets_of(entities, cli_namespace)
+        .get_or_init(|| async {
+            let targets = bounded_concurrently((0..entities.len()).collect(), pool, |i| {
+                session.target(&entities[i], cli_namespace)
+            })
+            .await;
+            Arc::new(targets)
+        })
+        .await
+        .clone()
 }
 
 /// Targets read by one request: the same kind in the same namespace.
@@ -365,5 +373,84 @@ async fn list_group(
             let (reason, detail) = session.classify(&e);
             every(&|_| Read::Unobserved(reason, detail.clone()))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::{Cluster, RawResponse, RequestPolicy, Transport};
+    use crate::binding::Binding;
+    use async_trait::async_trait;
+    use serde_json::json;
+    use std::time::Duration;
+
+    /// Built-in kinds resolve without a request: none is expected.
+    struct NoRequests;
+
+    #[async_trait]
+    impl Transport for NoRequests {
+        async fn send(
+            &self,
+            _: &str,
+            path: &str,
+            _: Option<Vec<u8>>,
+        ) -> Result<RawResponse, String> {
+            Err(format!("unexpected request {path}"))
+        }
+    }
+
+    fn session() -> Session {
+        Session::new(Binding {
+            cluster: Arc::new(Cluster::new(
+                Arc::new(NoRequests),
+                RequestPolicy::new(Duration::from_secs(5)),
+            )),
+            server: "https://127.0.0.1:1".into(),
+            context: Some("test".into()),
+            default_namespace: "default".into(),
+            source: "test".into(),
+            credential: "none",
+            ambient: false,
+        })
+    }
+
+    fn config_map(name: &str) -> DeclaredEntity {
+        DeclaredEntity::new(
+            name,
+            "K8s::Core::ConfigMap",
+            json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name}}),
+        )
+    }
+
+    #[tokio::test]
+    async fn the_reads_of_one_command_resolve_its_entities_once() {
+        let session = session();
+        let entities = Arc::new(vec![config_map("a"), config_map("b")]);
+        let thin = resolve_targets(&session, &entities, None, 4).await;
+        let deep = resolve_targets(&session, &entities, None, 4).await;
+        assert!(
+            Arc::ptr_eq(&thin, &deep),
+            "the second read reuses the first's"
+        );
+        assert_eq!(
+            thin[0].as_ref().unwrap().namespace.as_deref(),
+            Some("default")
+        );
+
+        // Another namespace, an equal but other list, or a new command: resolved afresh.
+        let elsewhere = resolve_targets(&session, &entities, Some("ns1"), 4).await;
+        assert!(!Arc::ptr_eq(&elsewhere, &thin));
+        assert_eq!(
+            elsewhere[1].as_ref().unwrap().namespace.as_deref(),
+            Some("ns1")
+        );
+        let equal = Arc::new(entities.to_vec());
+        let other = resolve_targets(&session, &equal, Some("ns1"), 4).await;
+        assert!(!Arc::ptr_eq(&other, &elsewhere));
+        assert_eq!(other, elsewhere);
+        session.forget_targets();
+        let next = resolve_targets(&session, &equal, Some("ns1"), 4).await;
+        assert!(!Arc::ptr_eq(&next, &other));
     }
 }

@@ -7,10 +7,25 @@ use crate::binding::{BindError, Binding};
 use crate::discovery::{Discovery, Resolution};
 use crate::kinds::{self, KindInfo};
 use chant_lexicon::{DeclaredEntity, UnobservedReason};
+use std::sync::{Arc, Mutex};
+use tokio::sync::OnceCell;
 
 pub struct Session {
     pub binding: Binding,
     pub discovery: Discovery,
+    /// The targets last resolved: the thin and the deep read of one command resolve the
+    /// same declared entities, and do it once.
+    resolved: Mutex<Option<Resolved>>,
+}
+
+/// Where each declared entity is read, in their order.
+pub type Targets = Arc<Vec<Result<Target, Unaddressable>>>;
+
+struct Resolved {
+    /// Held, so that no other list of entities can be made at the same address.
+    entities: Arc<Vec<DeclaredEntity>>,
+    cli_namespace: Option<String>,
+    targets: Arc<OnceCell<Targets>>,
 }
 
 /// Where one declared object is read.
@@ -45,7 +60,47 @@ pub enum Unaddressable {
 impl Session {
     pub fn new(binding: Binding) -> Self {
         let discovery = Discovery::new(binding.cluster.clone());
-        Session { binding, discovery }
+        Session {
+            binding,
+            discovery,
+            resolved: Mutex::default(),
+        }
+    }
+
+    /// Where the targets of exactly these entities (the same list, not an equal one) with
+    /// this `--namespace` are resolved once.
+    pub fn targets_of(
+        &self,
+        entities: &Arc<Vec<DeclaredEntity>>,
+        cli_namespace: Option<&str>,
+    ) -> Arc<OnceCell<Targets>> {
+        let mut resolved = self.resolved.lock().unwrap_or_else(|p| p.into_inner());
+        match &*resolved {
+            Some(r)
+                if Arc::ptr_eq(&r.entities, entities)
+                    && r.cli_namespace.as_deref() == cli_namespace =>
+            {
+                r.targets.clone()
+            }
+            _ => {
+                let targets = Arc::new(OnceCell::new());
+                *resolved = Some(Resolved {
+                    entities: entities.clone(),
+                    cli_namespace: cli_namespace.map(str::to_owned),
+                    targets: targets.clone(),
+                });
+                targets
+            }
+        }
+    }
+
+    /// A new command begins: its entities are resolved afresh (discovery may have
+    /// changed).
+    pub fn forget_targets(&self) {
+        self.resolved
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
     }
 
     /// The declared object's own namespace, else `--namespace`, else the environment's
