@@ -23,6 +23,9 @@ pub enum Tone {
     Plain,
 }
 
+/// How much JSON is written to stdout at a time.
+const JSON_BUFFER: usize = 64 * 1024;
+
 #[derive(Clone, Debug)]
 pub struct Output {
     stdout_color: bool,
@@ -76,12 +79,15 @@ impl Output {
     }
 
     /// `value` as pretty JSON, written straight from it: a struct's fields in the order
-    /// the type declares them, a map's keys sorted (chant writes no unordered map).
+    /// the type declares them, a map's keys sorted (chant writes no unordered map). Written
+    /// as it is serialized, through a buffer: a report over 2,000 objects is 1.6 MB, and
+    /// held whole it cost ~800 fresh pages and the copies of its growth.
     pub fn json<T: Serialize + ?Sized>(&self, value: &T) {
-        let mut text =
-            crate::pretty_json::to_vec_pretty(value).unwrap_or_else(|_| b"null".to_vec());
-        text.push(b'\n');
-        let _ = std::io::stdout().lock().write_all(&text);
+        let mut out = std::io::BufWriter::with_capacity(JSON_BUFFER, std::io::stdout().lock());
+        // Every key chant serializes is a string, so only the write itself can fail (a
+        // closed pipe), and then there is no one to tell.
+        let _ = crate::pretty_json::to_writer_pretty(&mut out, value);
+        let _ = out.write_all(b"\n").and_then(|()| out.flush());
     }
 
     pub fn error(&self, message: &str, hint: Option<&str>) {

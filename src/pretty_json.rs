@@ -6,10 +6,20 @@ use serde::Serialize;
 use serde_json::ser::Formatter;
 use std::io::{self, Write};
 
-pub fn to_vec_pretty<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(64 * 1024);
-    let mut serializer = serde_json::Serializer::with_formatter(&mut out, Indented::default());
-    value.serialize(&mut serializer)?;
+pub fn to_writer_pretty<W: Write, T: Serialize + ?Sized>(
+    writer: W,
+    value: &T,
+) -> serde_json::Result<()> {
+    value.serialize(&mut serde_json::Serializer::with_formatter(
+        writer,
+        Indented::default(),
+    ))
+}
+
+#[cfg(test)]
+fn to_vec_pretty<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    to_writer_pretty(&mut out, value)?;
     Ok(out)
 }
 
