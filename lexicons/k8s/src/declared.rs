@@ -7,6 +7,7 @@ use crate::yaml::{Chunk, Document, DocumentError, chunks, parse_documents};
 use chant_lexicon::exec::{Command, Exec};
 use chant_lexicon::parallel::map_on_every_core;
 use chant_lexicon::{DeclaredEntity, SourceDiagnostic};
+use rustc_hash::FxHashSet;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -270,27 +271,53 @@ fn missing_field(object: &Value) -> Option<&'static str> {
 }
 
 fn name_entities(found: Vec<Found>) -> Result<Vec<DeclaredEntity>, SourceDiagnostic> {
-    let names = {
-        let nameables: Vec<Nameable<'_>> = found.iter().map(|f| Nameable::of(&f.object)).collect();
-        naming::assign(&nameables, &BTreeSet::new())
-    };
-    let mut seen = BTreeSet::new();
-    let mut out = Vec::with_capacity(found.len());
-    for (f, name) in found.into_iter().zip(names) {
-        if !seen.insert(name.clone()) {
-            return Err(SourceDiagnostic::new(
-                &f.origin,
-                format!(
-                    "two objects carry the entity name `{name}` ({})",
-                    naming::ENTITY_ANNOTATION
-                ),
-            ));
-        }
-        let (group, _) = split_api_version(f.object["apiVersion"].as_str().unwrap_or_default());
-        let entity_type = entity_type(group, f.object["kind"].as_str().unwrap_or_default());
-        out.push(DeclaredEntity::new(name, entity_type, f.object).from_file(&f.origin));
+    // Each object's own part (its base name and type) on every core; only settling the
+    // collisions needs them all.
+    let prepared = map_on_every_core(
+        &found,
+        || (),
+        |(), f| {
+            let base = Nameable::of(&f.object).base();
+            (base.base, base.annotated, type_of(&f.object))
+        },
+    );
+    let mut types = Vec::with_capacity(found.len());
+    let bases: Vec<naming::Base<'_>> = prepared
+        .into_iter()
+        .zip(&found)
+        .map(|((base, annotated, entity_type), f)| {
+            types.push(entity_type);
+            naming::Base {
+                base,
+                annotated,
+                namespace: f.object["metadata"]["namespace"].as_str(),
+            }
+        })
+        .collect();
+    let names = naming::settle(&bases, &BTreeSet::new());
+    let mut seen = FxHashSet::default();
+    if let Some(twice) = names.iter().position(|name| !seen.insert(name.as_str())) {
+        return Err(SourceDiagnostic::new(
+            &found[twice].origin,
+            format!(
+                "two objects carry the entity name `{}` ({})",
+                names[twice],
+                naming::ENTITY_ANNOTATION
+            ),
+        ));
     }
-    Ok(out)
+    Ok(found
+        .into_iter()
+        .zip(names.into_iter().zip(types))
+        .map(|(f, (name, entity_type))| {
+            DeclaredEntity::new(name, entity_type, f.object).from_file(f.origin)
+        })
+        .collect())
+}
+
+fn type_of(object: &Value) -> String {
+    let (group, _) = split_api_version(object["apiVersion"].as_str().unwrap_or_default());
+    entity_type(group, object["kind"].as_str().unwrap_or_default())
 }
 
 #[cfg(test)]

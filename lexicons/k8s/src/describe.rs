@@ -71,28 +71,34 @@ fn observation(
     notes: Vec<String>,
 ) -> Observation {
     let mut out = Observation::new();
-    let mut declared_uids = HashMap::new();
-    for (entity, answer) in request
+    let mut uids = Vec::new();
+    let mut queried = Vec::new();
+    let mut present = Vec::new();
+    for (index, (entity, answer)) in request
         .entities
         .iter()
         .zip(std::mem::take(&mut reads.entities))
+        .enumerate()
     {
         if let Some(q) = answer.queried {
-            out.queried(&entity.name, q);
+            queried.push((entity.name.clone(), q));
         }
         if let Some(uid) = answer.uid {
-            declared_uids.insert(uid, entity.name.clone());
+            uids.push((uid, index));
         }
         match answer.verdict {
             None => {}
-            Some(Ok(meta)) => out.present(&entity.name, meta),
+            Some(Ok(meta)) => present.push((entity.name.clone(), meta)),
             Some(Err(hole)) => out.unobserved(&entity.name, hole),
         }
     }
+    // Built whole (entity names are unique): faster than one insert at a time.
+    out.queried = queried.into_iter().collect();
+    out.resources = present.into_iter().collect();
     for note in notes {
         out.note(note);
     }
-    report_undeclared(&mut out, request, reads, swept, &declared_uids);
+    report_undeclared(&mut out, request, reads, swept, uids);
     out
 }
 
@@ -136,20 +142,30 @@ fn thin_answer(entity: &DeclaredEntity, read: EntityRead, request: &ObserveReque
 
 /// Objects the LISTs and the sweep returned that nothing declares: orphans of declared
 /// kinds (keyed by entity name) and runtime children (keyed `<Kind>/<ns>/<name>`).
+/// `uids`: the uid of each declared object read, with the entity's index.
 fn report_undeclared(
     out: &mut Observation,
     request: &ObserveRequest,
     reads: &Reads<ThinAnswer>,
     swept: &[crate::reader::Listed],
-    declared_uids: &HashMap<String, String>,
+    uids: Vec<(String, usize)>,
 ) {
+    let children = swept.iter().any(|l| !l.items.is_empty());
+    if !children && reads.listed.iter().all(|l| l.all_declared) {
+        return;
+    }
+    let declared_uids: HashMap<String, String> = uids
+        .into_iter()
+        .map(|(uid, index)| (uid, request.entities[index].name.clone()))
+        .collect();
+    let declared_uids = &declared_uids;
     let orphans: Vec<(&KindInfo, &Value)> = reads
         .listed
         .iter()
+        .filter(|l| !l.all_declared)
         .flat_map(|l| l.items.iter().map(move |o| (&l.info, o)))
         .filter(|(_, o)| !is_declared(o, declared_uids))
         .collect();
-    let children = swept.iter().any(|l| !l.items.is_empty());
     if orphans.is_empty() && !children {
         return;
     }

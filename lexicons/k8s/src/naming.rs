@@ -4,7 +4,8 @@
 //! that still collides. The declared reader, the orphan report and the export generator
 //! all name through here, so an import followed by a plan is all `noop`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::BTreeSet;
 
 pub const ENTITY_ANNOTATION: &str = "chant.intentius.io/entity";
 
@@ -50,30 +51,54 @@ pub fn base_name(kind: &str, name: &str) -> String {
 /// Names for a set of objects, in input order. Names in `taken` (already used by
 /// something else) count as collisions too.
 pub fn assign(objects: &[Nameable<'_>], taken: &BTreeSet<String>) -> Vec<String> {
-    let bases: Vec<String> = objects
-        .iter()
-        .map(|o| match o.annotation {
-            Some(a) => a.to_owned(),
-            None => base_name(o.kind, o.name),
-        })
-        .collect();
-    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-    for (object, base) in objects.iter().zip(&bases) {
-        if object.annotation.is_none() {
-            *counts.entry(base).or_default() += 1;
+    let bases: Vec<Base<'_>> = objects.iter().map(Nameable::base).collect();
+    settle(&bases, taken)
+}
+
+/// An object's name before collisions are settled: its annotation, else its base name.
+#[derive(Clone, Debug)]
+pub struct Base<'a> {
+    pub base: String,
+    pub annotated: bool,
+    pub namespace: Option<&'a str>,
+}
+
+impl<'a> Nameable<'a> {
+    pub fn base(&self) -> Base<'a> {
+        Base {
+            base: match self.annotation {
+                Some(a) => a.to_owned(),
+                None => base_name(self.kind, self.name),
+            },
+            annotated: self.annotation.is_some(),
+            namespace: self.namespace,
         }
     }
-    let mut used: BTreeSet<String> = taken.clone();
-    let mut out = Vec::with_capacity(objects.len());
-    for (object, base) in objects.iter().zip(&bases) {
-        if object.annotation.is_some() {
+}
+
+/// [`assign`] for objects whose bases are worked out already (each object's base is its
+/// own; only the collisions need them all).
+pub fn settle(bases: &[Base<'_>], taken: &BTreeSet<String>) -> Vec<String> {
+    let mut counts: FxHashMap<&str, usize> = FxHashMap::default();
+    for b in bases.iter().filter(|b| !b.annotated) {
+        *counts.entry(&b.base).or_default() += 1;
+    }
+    let mut used: FxHashSet<String> = taken.iter().cloned().collect();
+    let mut out = Vec::with_capacity(bases.len());
+    for Base {
+        base,
+        annotated,
+        namespace,
+    } in bases
+    {
+        if *annotated {
             used.insert(base.clone());
             out.push(base.clone());
             continue;
         }
         let mut name = base.clone();
         if (counts[base.as_str()] > 1 || taken.contains(base))
-            && let Some(ns) = object.namespace
+            && let Some(ns) = namespace
         {
             name = format!("{base}.{ns}");
         }

@@ -90,6 +90,9 @@ impl EntityRead {
 pub struct Listed {
     pub info: KindInfo,
     pub items: Arc<[Value]>,
+    /// Every item is the live object of a declared entity the LIST was made for: none
+    /// of them is undeclared.
+    pub all_declared: bool,
 }
 
 /// One extra LIST, and what its failure note says was being looked for.
@@ -124,6 +127,7 @@ pub async fn list_collections(
             Ok(items) => listed.push(Listed {
                 info: job.info,
                 items,
+                all_declared: false,
             }),
             Err(e) if e.is_not_found() => {}
             Err(e) => notes.push(format!("{}: {e}", job.looking_for)),
@@ -351,14 +355,25 @@ async fn list_group(
                 .enumerate()
                 .filter_map(|(index, o)| Some((o["metadata"]["name"].as_str()?, index)))
                 .collect();
+            let mut found = vec![false; items.len()];
             let mut out = every(&|target| match by_name.get(target.name.as_str()) {
                 Some(&index) => Read::Present(LiveObject::listed(&items, index)),
                 None => Read::Absent,
             });
+            for (_, outcome) in &out {
+                if let Outcome::Done(EntityRead {
+                    read: Read::Present(object),
+                    ..
+                }) = outcome
+                {
+                    found[object.index] = true;
+                }
+            }
             out.push((
                 usize::MAX,
                 Outcome::Listed(Listed {
                     info: first.info.clone(),
+                    all_declared: found.iter().all(|&f| f),
                     items,
                 }),
             ));
