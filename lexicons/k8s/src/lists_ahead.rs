@@ -8,6 +8,11 @@
 //! name no namespace count apart from those that name one: nothing is sent that the reads
 //! would not send themselves. The answers wait in the cluster for the reads
 //! ([`Cluster::list_ahead`]).
+//!
+//! A sweep's LIST is sent when the declared side is read, behind every group LIST sent
+//! meanwhile: the requests queue for the same slots, and what the last of them answer
+//! is what the command still has to work through when the last answer is in. A sweep
+//! mostly finds nothing to map; a group LIST always has its declared objects.
 
 use crate::api::Cluster;
 use crate::kinds::{KindInfo, builtin_at, entity_type};
@@ -39,6 +44,8 @@ struct State {
     workloads: HashSet<Option<String>>,
     /// Places whose LIST is certain, with the reads that will make it.
     certain: HashMap<Place, usize>,
+    /// Certain places only the sweep lists, sent when the declared side is read.
+    sweeps: Vec<Place>,
     /// Where to send, once the reads' session is bound.
     bound: Option<Bound>,
     /// The declared side is read: too late to send anything ahead.
@@ -126,6 +133,7 @@ impl ListsAhead {
         let certain: Vec<(Place, usize)> = state
             .certain
             .iter()
+            .filter(|(place, _)| !state.sweeps.contains(place))
             .map(|(place, takers)| (place.clone(), *takers))
             .collect();
         for (place, takers) in certain {
@@ -141,9 +149,13 @@ impl ListsAhead {
         );
     }
 
-    /// The declared side is read.
+    /// The declared side is read: the sweeps' LISTs go now.
     pub fn end(&self) {
         let mut state = self.lock();
+        for place in std::mem::take(&mut state.sweeps) {
+            let takers = state.certain[&place];
+            self.send(&state, &place, takers);
+        }
         state.over = true;
         state.bound = None;
     }
@@ -164,7 +176,11 @@ impl ListsAhead {
             return;
         }
         state.certain.insert(place.clone(), takers);
-        self.send(state, &place, takers);
+        if grouped {
+            self.send(state, &place, takers);
+        } else {
+            state.sweeps.push(place);
+        }
     }
 
     fn send(&self, state: &State, place: &Place, takers: usize) {
@@ -306,27 +322,36 @@ mod tests {
         let ahead = ListsAhead::new(&THIN_AND_DEEP, None);
         ahead.bound(cluster.clone(), "default");
         ahead.saw(&object("apps/v1", "Deployment", "web", Some("x")));
+        ahead.saw(&object("apps/v1", "Deployment", "api", Some("x")));
         assert_eq!(
             cluster.listed_ahead(),
-            listed(&[
-                ("/api/v1/namespaces/x/pods", 1),
-                ("/apis/apps/v1/namespaces/x/replicasets", 1),
-                ("/apis/batch/v1/namespaces/x/jobs", 1),
-            ]),
-            "the sweep is the thin read's alone"
+            listed(&[("/apis/apps/v1/namespaces/x/deployments", 2)]),
+            "the sweep waits for the end of the parse; the group LIST goes at once"
         );
         ahead.saw(&object("v1", "Pod", "p1", Some("x")));
         ahead.saw(&object("v1", "Pod", "p2", Some("x")));
         assert_eq!(
             cluster.listed_ahead()["/api/v1/namespaces/x/pods"],
             2,
-            "declared pods are read by both, and the sweep reads that LIST"
+            "declared pods are read by both (the sweep reads that LIST): sent at once"
+        );
+        ahead.end();
+        assert_eq!(
+            cluster.listed_ahead(),
+            listed(&[
+                ("/api/v1/namespaces/x/pods", 2),
+                ("/apis/apps/v1/namespaces/x/deployments", 2),
+                ("/apis/apps/v1/namespaces/x/replicasets", 1),
+                ("/apis/batch/v1/namespaces/x/jobs", 1),
+            ]),
+            "the sweep is the thin read's alone"
         );
 
         let cluster = self::cluster();
         let deep_only = ListsAhead::new(&[ReadPath::ObserveResourcesDeep], None);
         deep_only.bound(cluster.clone(), "default");
         deep_only.saw(&object("apps/v1", "Deployment", "web", Some("x")));
+        deep_only.end();
         assert!(
             cluster.listed_ahead().is_empty(),
             "the deep read sweeps nothing"
