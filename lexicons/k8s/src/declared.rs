@@ -273,27 +273,14 @@ fn missing_field(object: &Value) -> Option<&'static str> {
 fn name_entities(found: Vec<Found>) -> Result<Vec<DeclaredEntity>, SourceDiagnostic> {
     // Each object's own part (its base name and type) on every core; only settling the
     // collisions needs them all.
-    let prepared = map_on_every_core(
-        &found,
+    let objects: Vec<&Found> = found.iter().collect();
+    let (bases, types): (Vec<_>, Vec<_>) = map_on_every_core(
+        &objects,
         || (),
-        |(), f| {
-            let base = Nameable::of(&f.object).base();
-            (base.base, base.annotated, type_of(&f.object))
-        },
-    );
-    let mut types = Vec::with_capacity(found.len());
-    let bases: Vec<naming::Base<'_>> = prepared
-        .into_iter()
-        .zip(&found)
-        .map(|((base, annotated, entity_type), f)| {
-            types.push(entity_type);
-            naming::Base {
-                base,
-                annotated,
-                namespace: f.object["metadata"]["namespace"].as_str(),
-            }
-        })
-        .collect();
+        |(), &f| (Nameable::of(&f.object).base(), type_of(&f.object)),
+    )
+    .into_iter()
+    .unzip();
     let names = naming::settle(&bases, &BTreeSet::new());
     let mut seen = FxHashSet::default();
     if let Some(twice) = names.iter().position(|name| !seen.insert(name.as_str())) {

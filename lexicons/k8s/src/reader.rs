@@ -6,7 +6,7 @@ use crate::kinds::KindInfo;
 use crate::session::{Session, Target, Targets, Unaddressable};
 use chant_lexicon::{DeclaredEntity, UnobservedEntity, UnobservedReason, bounded_concurrently};
 use serde_json::Value;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -355,25 +355,20 @@ async fn list_group(
                 .enumerate()
                 .filter_map(|(index, o)| Some((o["metadata"]["name"].as_str()?, index)))
                 .collect();
-            let mut found = vec![false; items.len()];
-            let mut out = every(&|target| match by_name.get(target.name.as_str()) {
-                Some(&index) => Read::Present(LiveObject::listed(&items, index)),
+            let index_of = |target: &Target| by_name.get(target.name.as_str()).copied();
+            let declared: HashSet<usize> = members
+                .iter()
+                .filter_map(|&i| index_of(resolved(targets, i)))
+                .collect();
+            let mut out = every(&|target| match index_of(target) {
+                Some(index) => Read::Present(LiveObject::listed(&items, index)),
                 None => Read::Absent,
             });
-            for (_, outcome) in &out {
-                if let Outcome::Done(EntityRead {
-                    read: Read::Present(object),
-                    ..
-                }) = outcome
-                {
-                    found[object.index] = true;
-                }
-            }
             out.push((
                 usize::MAX,
                 Outcome::Listed(Listed {
                     info: first.info.clone(),
-                    all_declared: found.iter().all(|&f| f),
+                    all_declared: declared.len() == items.len(),
                     items,
                 }),
             ));
